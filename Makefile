@@ -1,0 +1,57 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Developer targets for Tonic for Linux. The module itself is described by
+# ./Kbuild; everything else (userspace, BPF, tests) is built from mk/*.mk.
+#
+#   make            build tonic.ko, BPF objects and userspace tools
+#   make deps       install what the project needs (Debian 12, root)
+#   make check      install, build, run every test, print the summary
+#   make demo       install, build, run the demo in a VM
+#   make checkpatch run the kernel's checkpatch.pl on kernel and BPF code
+
+KVER ?= $(shell ls /boot 2>/dev/null | sed -n 's/^vmlinuz-\(6\.12\..*\)/\1/p' | sort -V | tail -n 1)
+KDIR ?= /lib/modules/$(KVER)/build
+BUILD := build
+CC ?= gcc
+CHECKPATCH := /usr/src/linux-source-6.12/scripts/checkpatch.pl
+
+# Filled in by the fragments below.
+UNIT_TESTS :=
+VM_TEST_TOOLS :=
+USERSPACE_TOOLS :=
+BPF_OBJS :=
+
+all: module
+
+include $(sort $(wildcard mk/*.mk))
+
+all: $(USERSPACE_TOOLS) $(BPF_OBJS) vm-tools unit-build
+
+deps:
+	@./scripts/deps.sh
+
+module:
+	@test -n "$(KVER)" || { echo "no 6.12 kernel installed: run make deps" >&2; exit 1; }
+	$(MAKE) -C $(KDIR) M=$(CURDIR) W=1 modules
+
+vm-tools unit-build:
+
+# The two README commands install what is missing first, then build.
+check: deps
+	$(MAKE) all
+	./scripts/check.sh $(UNIT_TESTS)
+
+demo: deps
+	$(MAKE) all
+	./scripts/vm-run.sh --timeout 900 -- ./scripts/demo.sh
+
+checkpatch:
+	@find kmod bpf uapi -name '*.[ch]' ! -name '*.mod.c' ! -name 'vmlinux.h' | sort | \
+		xargs $(CHECKPATCH) --no-tree --quiet --terse --show-types \
+		--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG -f
+
+clean:
+	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean
+	rm -rf $(BUILD)
+
+.PHONY: all deps module check demo checkpatch clean vm-tools unit-build
