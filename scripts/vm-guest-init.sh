@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # PID 1 inside the test VM, running in a chroot of the host's root (read-only)
-# with the work tree mounted read-write at its host path. Runs the command
-# vm-run.sh left in the run directory, records its exit code and the kernel
-# log there, then powers off.
+# with scratch tmpfs on /tmp, /run and /var/tmp and the work tree mounted
+# read-write at its host path. Runs the command vm-run.sh left in the run
+# directory, records its exit code and the kernel log there, then powers off.
 repo=$1
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
@@ -12,9 +12,6 @@ mount -t devtmpfs devtmpfs /dev
 mkdir -p /dev/pts /dev/shm
 mount -t devpts devpts /dev/pts
 mount -t tmpfs tmpfs /dev/shm
-mount -t tmpfs tmpfs /tmp
-mount -t tmpfs tmpfs /run
-mount -t tmpfs tmpfs /var/tmp
 mount -t bpf bpf /sys/fs/bpf
 mount -t debugfs debugfs /sys/kernel/debug
 mount -t tracefs tracefs /sys/kernel/tracing
@@ -36,11 +33,15 @@ export HOME=/tmp TMPDIR=/tmp TERM=dumb LANG=C.UTF-8
 # Guest-side knobs a command can read.
 export TONIC_IN_VM=1 TONIC_RUN_DIR="$repo/$run"
 
+power_off() {
+	sync
+	echo o >/proc/sysrq-trigger
+	sleep 10
+}
+trap power_off EXIT
+
 cd "$repo" || exit 1
 bash "$repo/$run/cmd.sh" </dev/null
 rc=$?
 echo "$rc" >"$repo/$run/rc"
 dmesg >"$repo/$run/dmesg.txt"
-sync
-echo o >/proc/sysrq-trigger
-sleep 10

@@ -60,6 +60,11 @@ done
 
 opts=trans=virtio,version=9p2000.L,msize=262144
 mount -t 9p -o ro,$opts,cache=loose hostroot /root || echo "vm: mount root failed"
+# Scratch space first, so that a work tree below /tmp stays visible.
+for d in /tmp /run /var/tmp; do
+	mount -t tmpfs tmpfs /root$d
+done
+mkdir -p "/root$repo"
 mount -t 9p -o $opts worktree "/root$repo" || echo "vm: mount work tree failed"
 exec /bin/chroot /root /bin/bash "$repo/scripts/vm-guest-init.sh" "$repo"
 EOS
