@@ -1,0 +1,246 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Helpers for the engine's userspace unit tests: TAP 13 output, checks
+ * that report file:line, a scriptable test protocol, and a tiny receiver
+ * model that turns emitted segment addresses into acks.
+ *
+ * Each test binary is one translation unit: include this once.
+ */
+#ifndef _TONIC_UNIT_H
+#define _TONIC_UNIT_H
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+
+#define UNUSED __attribute__((unused))
+
+/* ---- TAP ---- */
+
+static int tap_count, tap_failed, tap_cur_bad;
+
+static UNUSED void tap_plan(int n)
+{
+	printf("TAP version 13\n1..%d\n", n);
+	fflush(stdout);
+}
+
+static UNUSED void tap_diag(const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("# ");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+}
+
+/* Run one test function; it returns nothing and uses CHECK(). */
+#define TAP_RUN(fn) do {						\
+	tap_cur_bad = 0;						\
+	fn();								\
+	tap_count++;							\
+	if (tap_cur_bad)						\
+		tap_failed++;						\
+	printf("%sok %d - %s\n", tap_cur_bad ? "not " : "",		\
+	       tap_count, #fn);						\
+	fflush(stdout);							\
+} while (0)
+
+#define CHECK(cond) do {						\
+	if (!(cond)) {							\
+		if (tap_cur_bad++ < 10)					\
+			tap_diag("%s:%d: check failed: %s", __FILE__,	\
+				 __LINE__, #cond);			\
+	}								\
+} while (0)
+
+#define CHECK_EQ(a, b) do {						\
+	long long _a = (long long)(a), _b = (long long)(b);		\
+	if (_a != _b) {							\
+		if (tap_cur_bad++ < 10)					\
+			tap_diag("%s:%d: %s == %lld, expected %s == %lld", \
+				 __FILE__, __LINE__, #a, _a, #b, _b);	\
+	}								\
+} while (0)
+
+static UNUSED int tap_exit(void)
+{
+	if (tap_failed)
+		tap_diag("%d of %d tests failed", tap_failed, tap_count);
+	return tap_failed ? 1 : 0;
+}
+
+/* ---- deterministic PRNG (xorshift64*) ---- */
+
+static UNUSED u64 rnd_state = 0x9e3779b97f4a7c15ULL;
+
+static UNUSED u64 rnd64(void)
+{
+	rnd_state ^= rnd_state >> 12;
+	rnd_state ^= rnd_state << 25;
+	rnd_state ^= rnd_state >> 27;
+	return rnd_state * 2685821657736338717ULL;
+}
+
+static UNUSED u32 rnd(u32 n)
+{
+	return (u32)(rnd64() % n);
+}
+
+/* ---- scripted protocol: the test decides every output ---- */
+
+struct script {
+	struct tonic_hook_out in_out;	/* returned by incoming */
+	struct tonic_hook_out per_out;	/* returned by periodic */
+	struct tonic_flow_ctx last_in;	/* what incoming saw */
+	struct tonic_flow_ctx last_per;	/* what periodic saw */
+	int n_in, n_per, n_init, n_release;
+	u32 user_write;			/* written to user[0] by incoming */
+	u32 per_user_write;		/* and by periodic */
+	u32 seen_user;			/* user[0] as the last hook saw it */
+};
+
+static UNUSED struct script script;
+
+static UNUSED int script_init(struct tonic_flow_ctx *c, void *user)
+{
+	(void)c;
+	(void)user;
+	script.n_init++;
+	return 0;
+}
+
+static UNUSED void script_incoming(struct tonic_flow_ctx *c, void *user)
+{
+	script.n_in++;
+	script.last_in = *c;
+	script.seen_user = *(u32 *)user;
+	c->out = script.in_out;
+	if (script.user_write)
+		*(u32 *)user = script.user_write;
+}
+
+static UNUSED void script_periodic(struct tonic_flow_ctx *c, void *user)
+{
+	script.n_per++;
+	script.last_per = *c;
+	script.seen_user = *(u32 *)user;
+	c->out = script.per_out;
+	if (script.per_user_write)
+		*(u32 *)user = script.per_user_write;
+}
+
+static UNUSED void script_release(struct tonic_flow_ctx *c, void *user)
+{
+	(void)c;
+	(void)user;
+	script.n_release++;
+}
+
+static UNUSED struct tonic_proto_ops script_ops = {
+	.name = "script",
+	.scheme = TONIC_CREDIT_WINDOW,
+	.merge_prio = TONIC_MERGE_PERIODIC_WINS,
+	.user_size = 256,
+	.init = script_init,
+	.incoming = script_incoming,
+	.periodic = script_periodic,
+	.release = script_release,
+};
+
+static UNUSED void script_reset(void)
+{
+	memset(&script, 0, sizeof(script));
+}
+
+/* ---- engine helpers ---- */
+
+static UNUSED struct tonic_flow_params flow_params(u32 id, u32 k, u32 wnd,
+					    const struct tonic_proto_ops *ops)
+{
+	struct tonic_flow_params p;
+
+	memset(&p, 0, sizeof(p));
+	p.flow_id = id;
+	p.seg_size = 1000;
+	p.wnd_max = (u16)k;
+	p.init_wnd = wnd;
+	p.ops = ops;
+	return p;
+}
+
+static UNUSED struct tonic_ctrl_desc ack_desc(u32 id, u32 cumack)
+{
+	struct tonic_ctrl_desc d;
+
+	memset(&d, 0, sizeof(d));
+	d.flow_id = id;
+	d.type = TONIC_CTRL_ACK;
+	d.flags = TONIC_CF_CUMACK;
+	d.cumack = cumack;
+	return d;
+}
+
+static UNUSED struct tonic_ctrl_desc sack_desc(u32 id, u32 cumack, u32 sack)
+{
+	struct tonic_ctrl_desc d = ack_desc(id, cumack);
+
+	d.flags |= TONIC_CF_SACK;
+	d.sack = sack;
+	return d;
+}
+
+static UNUSED void ctrl1(struct tonic_engine *e, struct tonic_ctrl_desc d, u64 now)
+{
+	tonic_engine_ctrl(e, &d, 1, now);
+}
+
+static UNUSED struct tonic_flow_stats fstats(struct tonic_engine *e, u32 id)
+{
+	struct tonic_flow_stats st;
+
+	memset(&st, 0, sizeof(st));
+	tonic_engine_flow_stats(e, id, &st);
+	return st;
+}
+
+static UNUSED struct tonic_engine_stats estats(struct tonic_engine *e)
+{
+	struct tonic_engine_stats st;
+
+	tonic_engine_stats(e, &st);
+	return st;
+}
+
+/* ---- receiver model: one flow, segments below RCV_MAX ---- */
+
+#define RCV_MAX	4096
+
+struct rcv {
+	u32 id;
+	u32 cum;		/* next expected */
+	u8 got[RCV_MAX];
+};
+
+static UNUSED void rcv_init(struct rcv *r, u32 id)
+{
+	memset(r, 0, sizeof(*r));
+	r->id = id;
+}
+
+/* Deliver @seg; return the ack (cumulative + this segment as SACK). */
+static UNUSED struct tonic_ctrl_desc rcv_data(struct rcv *r, u32 seg)
+{
+	if (seg < RCV_MAX)
+		r->got[seg] = 1;
+	while (r->cum < RCV_MAX && r->got[r->cum])
+		r->cum++;
+	return sack_desc(r->id, r->cum, seg);
+}
+
+#endif /* _TONIC_UNIT_H */
