@@ -1,30 +1,787 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Tonic for Linux: private declarations shared by the module's files.
+ *
+ * Top to bottom: MIB counters, per-netns state, the socket, the request
+ * socket, the skb control block, then prototypes grouped by owning file.
+ *
+ * Locking: all protocol state of a connection (send buffer, receive
+ * state, its engine instance and its timer deadlines) is protected by the
+ * socket lock: process context holds it with lock_sock(), softirq context
+ * with bh_lock_sock() while !sock_owned_by_user().  Packets that arrive
+ * while the user owns the socket go to the backlog; a timer that fires
+ * then records a bit in tonic_sock.deferred and tonic_release_cb() runs
+ * it.  Each socket owns its own engine instance (one flow), so engine
+ * calls are serialised by the socket lock and no engine lock is needed.
  */
 #ifndef _TONIC_PROTOCOL_H
 #define _TONIC_PROTOCOL_H
 
+#include <linux/hrtimer.h>
+#include <linux/percpu.h>
+#include <linux/skbuff.h>
+#include <net/inet_connection_sock.h>
+#include <net/inet_hashtables.h>
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
+#include <net/request_sock.h>
+#include <net/sock.h>
+
+#include <linux/tonic.h>
+
+#include "wire.h"
+
+#if !IS_ENABLED(CONFIG_IP_DCCP)
+#error "tonic needs CONFIG_IP_DCCP: tcp_or_dccp_get_hashinfo() ignores private hash tables without it"
+#endif
+
+/* MIB counters, per netns and per CPU.  Exported by netlink later. */
+enum tonic_mib_field {
+	TONIC_MIB_NUM = 0,
+	TONIC_MIB_SEGS_OUT,		/* data segments sent, incl. retransmissions */
+	TONIC_MIB_SEGS_RTX,		/* data segments retransmitted */
+	TONIC_MIB_SEGS_IN,		/* data segments received (valid checksum) */
+	TONIC_MIB_SUBSEGS,		/* sub-segments announced after the flush delay */
+	TONIC_MIB_ACKS_OUT,		/* ACK packets sent */
+	TONIC_MIB_ACKS_IN,		/* ACK packets received */
+	TONIC_MIB_NACKS_OUT,		/* ACKs sent with the NACK flag */
+	TONIC_MIB_NACKS_IN,		/* ACKs received with the NACK flag */
+	TONIC_MIB_CNPS_OUT,		/* CNPs sent (CE seen, rate limited) */
+	TONIC_MIB_CNPS_IN,		/* CNPs received */
+	TONIC_MIB_ECE_OUT,		/* ACKs sent with ECN echo */
+	TONIC_MIB_GRANTS_OUT,		/* ACKs sent carrying grant tokens */
+	TONIC_MIB_GRANTS_IN,		/* ACKs received carrying grant tokens */
+	TONIC_MIB_TIMEOUTS,		/* retransmission timeouts (engine) */
+	TONIC_MIB_SYN_RTX,		/* SYN retransmissions */
+	TONIC_MIB_FIN_RTX,		/* FIN retransmissions */
+	TONIC_MIB_PROBES_OUT,		/* zero-window probes sent */
+	TONIC_MIB_RSTS_OUT,		/* resets sent */
+	TONIC_MIB_RSTS_IN,		/* valid resets received */
+	TONIC_MIB_ACTIVE_OPENS,		/* connect() that sent a SYN */
+	TONIC_MIB_PASSIVE_OPENS,	/* connections accepted from a listener */
+	TONIC_MIB_CONN_FAILED,		/* handshakes that failed (refused, timed out) */
+	TONIC_MIB_DROP_CSUM,		/* dropped: bad checksum */
+	TONIC_MIB_DROP_MALFORMED,	/* dropped: too short, bad type or length */
+	TONIC_MIB_DROP_NOSOCK,		/* dropped: no socket (a reset was sent) */
+	TONIC_MIB_DROP_WINDOW,		/* dropped: outside the receive window */
+	TONIC_MIB_DROP_DUP,		/* dropped: duplicate data segment */
+	TONIC_MIB_DROP_MEM,		/* dropped: receive memory exhausted */
+	TONIC_MIB_DROP_STATE,		/* dropped: unexpected in this state / bad seq */
+	TONIC_MIB_LISTEN_DROPS,		/* SYNs dropped: backlog full */
+	TONIC_MIB_PROG_CLAMPED,		/* program outputs the engine clamped */
+	TONIC_MIB_ENGINE_BATCHES,	/* engine tx calls that emitted segments */
+	__TONIC_MIB_MAX
+};
+
+struct tonic_mib {
+	unsigned long mibs[__TONIC_MIB_MAX];
+};
 
 /**
  * struct tonic_net - per network namespace state
  * @net: the namespace this state belongs to
+ * @mib: per-CPU counters (enum tonic_mib_field)
+ * @ctl_sk4: raw control socket that sends resets for IPv4
+ * @ctl_sk6: the same for IPv6
+ * @sysctl_hdr: the net.tonic sysctl table of this namespace
+ * @segment_size: default C; 0 means path MTU minus headers
+ * @window: default K, segments
+ * @flush_delay_us: default flush delay T
+ * @syn_retries: SYN retransmissions before connect() fails with ETIMEDOUT
+ * @fin_retries: FIN/probe retransmissions before the connection is reset
+ * @rto_min_ms: first retransmission timeout of SYN, FIN and probes
+ * @cnp_interval_us: at most one CNP per connection per interval
+ * @wmem_default: initial SO_SNDBUF of new sockets
+ * @rmem_default: initial SO_RCVBUF of new sockets
  */
 struct tonic_net {
 	struct net *net;
+	struct tonic_mib __percpu *mib;
+	struct sock *ctl_sk4;
+	struct sock *ctl_sk6;
+	struct ctl_table_header *sysctl_hdr;
+	int segment_size;
+	int window;
+	int flush_delay_us;
+	int syn_retries;
+	int fin_retries;
+	int rto_min_ms;
+	int cnp_interval_us;
+	int wmem_default;
+	int rmem_default;
 };
 
 extern unsigned int tonic_net_id;
+extern int tonic_protocol;		/* IP protocol number (module param) */
 
 static inline struct tonic_net *tonic_pernet(const struct net *net)
 {
 	return net_generic(net, tonic_net_id);
 }
 
+#define TONIC_INC_STATS(net, field)	\
+	this_cpu_inc(tonic_pernet(net)->mib->mibs[field])
+#define TONIC_ADD_STATS(net, field, n)	\
+	this_cpu_add(tonic_pernet(net)->mib->mibs[field], n)
+
+struct tonic_engine;
+
+/* tonic_sock.deferred bits: work a timer could not do while the user held the lock */
+enum {
+	TONIC_DEFER_TIMER,		/* run tonic_timer_work() from release_cb */
+	TONIC_DEFER_ARM,		/* re-arm the timer from release_cb */
+};
+
+#define TONIC_RING		TONIC_MAX_WINDOW	/* ring slots, power of 2 */
+
+/**
+ * struct tonic_sock - a Tonic connection
+ * @icsk: inet connection sock; must be first
+ * @iss: our initial sequence number; our segment i travels as iss + 1 + i
+ * @irs: the peer's initial sequence number
+ * @seg_size: C in use (bytes); 0 before the handshake
+ * @window: K in use (segments)
+ * @signals: receiver signals the protocol asked for (TONIC_SIG_*)
+ * @user_seg_size: TONIC_SEGMENT_SIZE (0 = path MTU)
+ * @user_window: TONIC_WINDOW (0 = sysctl)
+ * @flush_delay_us: TONIC_FLUSH_DELAY
+ * @snd_una: head: first segment not cumulatively acknowledged
+ * @snd_ann: tonic-tail: first segment not yet announced to the engine
+ * @snd_end: tail: number of segments created (the last may still grow)
+ * @subseg_wait: a sub-segment was announced; no new announcements until
+ *	head reaches tonic-tail
+ * @writing: sendmsg() is copying a write: the short tail is not idle yet,
+ *	so the flush delay does not run
+ * @peer_edge: segments below this number fit in the peer's receive window
+ * @peer_wnd: receive window the peer advertised last (segments)
+ * @segs: announced, unacknowledged segments by number & (TONIC_RING - 1)
+ * @ann_skb: first segment of the write queue not yet announced, or NULL
+ * @rcv_nxt: next segment number expected from the peer (relative)
+ * @rcv_adv_edge: rcv_nxt + window last advertised
+ * @ooo: out-of-order segments by number & (TONIC_RING - 1)
+ * @ooo_count: number of entries in @ooo
+ * @last_cnp: time the last CNP was sent (ns)
+ * @fin_seg: segment number of our FIN once it is queued
+ * @fin_queued: shutdown(SHUT_WR) or close(): FIN follows the data
+ * @fin_sent: the FIN was sent at least once
+ * @fin_acked: the peer acknowledged our FIN
+ * @peer_fin: the peer's FIN was received in order
+ * @rst_pending: close() discarded unread data; reset instead of FIN
+ * @retries: retransmissions of the current SYN/FIN/probe
+ * @rto_ms: current backoff of SYN/FIN/probe retransmission
+ * @timer: the per-socket timer (hrtimer, softirq)
+ * @timer_ref: the socket holds a reference for its timer (see timer.c)
+ * @flush_at: when the partial tail segment becomes a sub-segment (0 = off)
+ * @ctl_at: SYN/FIN/probe retransmission deadline (0 = off)
+ * @engine_at: next engine timer deadline (0 = off)
+ * @linger2_at: orphaned FIN_WAIT2 gives up at this time (0 = off)
+ * @deferred: TONIC_DEFER_* bits
+ * @eng: this connection's engine instance (one flow, id 0); created on
+ *	the first send, in process context
+ * @sent_at: first-transmission time of announced segments (RTT samples)
+ * @rtx_seen: bit per ring slot: the segment was retransmitted (Karn)
+ * @srtt_us: smoothed RTT
+ * @rcv_truesize: running estimate of the memory one received segment costs
+ * @stats: counters reported by TONIC_INFO
+ */
+struct tonic_sock {
+	struct inet_connection_sock icsk;
+
+	u32 iss;
+	u32 irs;
+	u16 seg_size;
+	u16 window;
+	u32 signals;
+	int user_seg_size;
+	int user_window;
+	int flush_delay_us;
+
+	/* send side, segment numbers relative to iss + 1 */
+	u32 snd_una;
+	u32 snd_ann;
+	u32 snd_end;
+	bool subseg_wait;
+	bool writing;
+	u32 peer_edge;
+	u32 peer_wnd;
+	struct sk_buff *segs[TONIC_RING];
+	struct sk_buff *ann_skb;
+
+	/* receive side, segment numbers relative to irs + 1 */
+	u32 rcv_nxt;
+	u32 rcv_adv_edge;
+	struct sk_buff *ooo[TONIC_RING];
+	u32 ooo_count;
+	u64 last_cnp;
+
+	/* connection end */
+	u32 fin_seg;
+	bool fin_queued;
+	bool fin_sent;
+	bool fin_acked;
+	bool peer_fin;
+	u8 retries;
+	u32 rto_ms;
+
+	struct hrtimer timer;
+	bool timer_ref;
+	u64 flush_at;
+	u64 ctl_at;
+	u64 engine_at;
+	u64 linger2_at;
+	unsigned long deferred;
+
+	struct tonic_engine *eng;
+	u64 sent_at[TONIC_RING];
+	DECLARE_BITMAP(rtx_seen, TONIC_RING);
+	u32 srtt_us;
+	u32 rcv_truesize;
+
+	struct {
+		u64 retransmits;
+		u64 timeouts;
+		u64 segs_out;
+		u64 segs_in;
+		u64 bytes_acked;
+		u64 bytes_received;
+		u64 dup_segs_in;
+		u64 ooo_segs_in;
+		u64 subsegments;
+	} stats;
+};
+
+static inline struct tonic_sock *tonic_sk(const struct sock *sk)
+{
+	return (struct tonic_sock *)sk;
+}
+
+/**
+ * struct tonic_request_sock - a connection in the SYN-ACK phase
+ * @ireq: inet request sock; must be first
+ * @iss: our initial sequence number
+ * @irs: the client's
+ * @seg_size: C chosen in the SYN-ACK
+ * @window: K chosen
+ * @signals: receiver signals chosen
+ */
+struct tonic_request_sock {
+	struct inet_request_sock ireq;
+	u32 iss;
+	u32 irs;
+	u16 seg_size;
+	u16 window;
+	u32 signals;
+};
+
+static inline struct tonic_request_sock *tonic_rsk(const struct request_sock *req)
+{
+	return (struct tonic_request_sock *)req;
+}
+
+/**
+ * struct tonic_skb_cb - per-skb state
+ * @seg: segment number, relative (send buffer and receive queues)
+ * @offset: receive queue: bytes already read from this skb
+ * @ce: the packet carried ECN CE
+ * @fin: receive queue: this entry is the peer's FIN
+ */
+struct tonic_skb_cb {
+	union {
+		struct inet_skb_parm h4;
+#if IS_ENABLED(CONFIG_IPV6)
+		struct inet6_skb_parm h6;
+#endif
+	} header;
+	u32 seg;
+	u32 offset;
+	u8 ce;
+	u8 fin;
+};
+
+#define TONIC_SKB_CB(skb) ((struct tonic_skb_cb *)&((skb)->cb[0]))
+
+static inline u64 tonic_now(void)
+{
+	return ktime_get_ns();
+}
+
+/* hash.c */
+extern struct inet_hashinfo tonic_hashinfo;
+extern struct inet_timewait_death_row tonic_death_row;
+int tonic_hash_init(void);
+void tonic_hash_exit(void);
+
+/* proto.c: protocol-independent socket operations */
+extern struct percpu_counter tonic_sockets_allocated;
+DECLARE_PER_CPU(unsigned int, tonic_orphan_count);
+extern atomic_long_t tonic_memory_allocated;
+DECLARE_PER_CPU(int, tonic_memory_per_cpu_fw_alloc);
+extern unsigned long tonic_memory_pressure;
+extern int sysctl_tonic_wmem[3];
+extern int sysctl_tonic_rmem[3];
+void tonic_enter_memory_pressure(struct sock *sk);
+/**
+ * tonic_orphans() - sockets closed by their user and not yet destroyed
+ *
+ * Return: the number, summed over CPUs.
+ */
+unsigned int tonic_orphans(void);
+
+/**
+ * tonic_proto_init() - set up memory accounting shared by both families
+ *
+ * Return: 0 or a negative errno.
+ */
+int tonic_proto_init(void);
+/** tonic_proto_exit() - undo tonic_proto_init() */
+void tonic_proto_exit(void);
+/**
+ * tonic_init_sock() - initialise a new Tonic socket (proto.init)
+ * @sk: the socket
+ *
+ * Return: 0.
+ */
+int tonic_init_sock(struct sock *sk);
+/**
+ * tonic_init_child() - reset the per-connection state a clone copied
+ * @newsk: the new child socket
+ */
+void tonic_init_child(struct sock *newsk);
+/** tonic_destroy_sock() - release a socket's resources (proto.destroy) */
+void tonic_destroy_sock(struct sock *sk);
+/**
+ * tonic_set_state() - change state; unhash on TCP_CLOSE
+ * @sk: the socket, locked
+ * @state: new TCP_* state
+ */
+void tonic_set_state(struct sock *sk, int state);
+/**
+ * tonic_done() - the connection is over: CLOSE, stop timers, destroy if orphaned
+ * @sk: the socket, locked
+ */
+void tonic_done(struct sock *sk);
+void tonic_close(struct sock *sk, long timeout);
+int tonic_disconnect(struct sock *sk, int flags);
+void tonic_shutdown(struct sock *sk, int how);
+int tonic_sendmsg(struct sock *sk, struct msghdr *msg, size_t size);
+int tonic_recvmsg(struct sock *sk, struct msghdr *msg, size_t len, int flags,
+		  int *addr_len);
+int tonic_setsockopt(struct sock *sk, int level, int optname,
+		     sockptr_t optval, unsigned int optlen);
+int tonic_getsockopt(struct sock *sk, int level, int optname,
+		     char __user *optval, int __user *optlen);
+int tonic_ioctl(struct sock *sk, int cmd, int *karg);
+__poll_t tonic_poll(struct file *file, struct socket *sock, poll_table *wait);
+int tonic_inet_listen(struct socket *sock, int backlog);
+void tonic_release_cb(struct sock *sk);
+void tonic_write_space(struct sock *sk);
+/**
+ * tonic_connection_established() - finish the handshake on @sk
+ * @sk: socket entering TCP_ESTABLISHED, locked
+ *
+ * Creates the engine flow and wakes connect()/accept() waiters.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int tonic_connection_established(struct sock *sk);
+/**
+ * tonic_reset() - the connection was reset by the peer or aborted
+ * @sk: socket, locked
+ * @err: errno reported to the user (ECONNRESET, ECONNREFUSED, ETIMEDOUT)
+ */
+void tonic_reset(struct sock *sk, int err);
+/**
+ * tonic_pick_seg_size() - C for a connection on route @dst
+ * @sk: the socket (or listener)
+ * @dst: its route
+ * @wanted: the user's or peer's wish, 0 = none
+ *
+ * Return: the segment size: path MTU minus headers, capped by @wanted.
+ */
+u16 tonic_pick_seg_size(const struct sock *sk, const struct dst_entry *dst,
+			int wanted);
+/**
+ * tonic_default_window() - K wanted by @sk
+ * @sk: the socket
+ *
+ * Return: TONIC_WINDOW if set, else net.tonic.window.
+ */
+u16 tonic_default_window(const struct sock *sk);
+
+/* input.c */
+/**
+ * tonic_rcv() - protocol-independent receive of one packet (backlog_rcv)
+ * @sk: the socket, bh-locked or owned
+ * @skb: the packet; data at the Tonic header, checksum verified
+ *
+ * Return: 0 (the skb is consumed).
+ */
+int tonic_rcv(struct sock *sk, struct sk_buff *skb);
+/**
+ * tonic_check_req() - a packet for a connection in the SYN-ACK phase
+ * @sk: the listener
+ * @skb: the packet
+ * @req: the request sock
+ *
+ * Return: the child socket (bh-locked) once the handshake completes,
+ * @sk if the packet was consumed, or NULL to drop it.
+ */
+struct sock *tonic_check_req(struct sock *sk, struct sk_buff *skb,
+			     struct request_sock *req);
+/**
+ * tonic_child_process() - let a new child process the packet that made it
+ * @parent: the listener
+ * @child: the new socket, bh-locked (unlocked on return)
+ * @skb: the packet
+ *
+ * Return: 0.
+ */
+int tonic_child_process(struct sock *parent, struct sock *child,
+			struct sk_buff *skb);
+/**
+ * tonic_sk_receive_skb() - hand a packet to its socket or its backlog
+ * @sk: the socket found by the lookup
+ * @skb: the packet
+ * @refcounted: the lookup took a reference on @sk
+ *
+ * Return: 0 (the skb is consumed).
+ */
+int tonic_sk_receive_skb(struct sock *sk, struct sk_buff *skb, bool refcounted);
+/**
+ * tonic_hdr_bad() - sanity-check the header of a received packet
+ * @skb: packet with data at the Tonic header
+ *
+ * Pulls the header (and SYN options) into the linear area.
+ *
+ * Return: true if the packet is malformed.
+ */
+bool tonic_hdr_bad(struct sk_buff *skb);
+/**
+ * tonic_rcv_space() - the reader freed receive space; maybe send a window update
+ * @sk: the socket, locked by the user
+ */
+void tonic_rcv_space(struct sock *sk);
+/**
+ * tonic_purge_ooo() - drop all out-of-order segments
+ * @sk: the socket
+ */
+void tonic_purge_ooo(struct sock *sk);
+
+/* output.c */
+/**
+ * tonic_send_syn() - send (or resend) the SYN of an active open
+ * @sk: socket in SYN_SENT
+ *
+ * Return: 0 or a negative errno.
+ */
+int tonic_send_syn(struct sock *sk);
+/**
+ * tonic_resend_syn() - retransmit the SYN
+ * @sk: socket in SYN_SENT
+ */
+void tonic_resend_syn(struct sock *sk);
+/**
+ * tonic_send_ctl() - send a control packet on an established socket
+ * @sk: the socket
+ * @type: TONIC_PKT_ACK, _FIN, _PROBE or _RST
+ * @seq: seq field (relative segment number for FIN)
+ * @sack: segment number reported (relative, peer numbering)
+ * @flags: TONIC_F_*
+ * @grant: grant tokens
+ */
+void tonic_send_ctl(struct sock *sk, int type, u32 seq, u32 sack, u8 flags,
+		    u32 grant);
+/**
+ * tonic_xmit_seg() - build a packet from a send-buffer segment and send it
+ * @sk: the socket
+ * @seg: relative segment number, must be announced and unacknowledged
+ * @rtx: this is a retransmission
+ *
+ * Return: 0 or a negative errno.
+ */
+int tonic_xmit_seg(struct sock *sk, u32 seg, bool rtx);
+/**
+ * tonic_make_synack() - build a SYN-ACK for @req
+ * @sk: the listener
+ * @req: the request sock
+ *
+ * Return: the skb with the header filled in except the checksum, or NULL.
+ */
+struct sk_buff *tonic_make_synack(const struct sock *sk, struct request_sock *req);
+/**
+ * tonic_make_reset() - build a reset answering @rxskb from a control socket
+ * @ctl_sk: the control socket
+ * @rxskb: the packet that found no connection
+ *
+ * Return: the skb, checksum not yet filled in, or NULL.
+ */
+struct sk_buff *tonic_make_reset(struct sock *ctl_sk, struct sk_buff *rxskb);
+/**
+ * tonic_recv_window() - receive window to advertise now (segments)
+ * @sk: the socket
+ *
+ * Return: segments the receiver can take after rcv_nxt.
+ */
+u32 tonic_recv_window(const struct sock *sk);
+
+/* sndbuf.c: the send buffer and the engine glue */
+/**
+ * tonic_sndbuf_append() - copy user data to the tail of the send buffer
+ * @sk: the socket, locked by the user
+ * @msg: the data
+ * @size: bytes wanted
+ * @timeo: in/out send timeout for sk_stream_wait_memory()
+ *
+ * Return: bytes copied, or a negative errno if nothing was copied.
+ */
+int tonic_sndbuf_append(struct sock *sk, struct msghdr *msg, size_t size,
+			long *timeo);
+/**
+ * tonic_push() - announce what may be announced and transmit what the
+ * engine selects
+ * @sk: the socket, locked
+ */
+void tonic_push(struct sock *sk);
+/**
+ * tonic_ack_rcv() - feed an incoming ACK to the engine
+ * @sk: the socket, locked
+ * @ack: cumulative ack, relative to our numbering
+ * @sack: selectively acked segment, relative
+ * @flags: TONIC_F_* of the packet
+ * @grant: grant tokens
+ * @wnd: the peer's receive window
+ */
+void tonic_ack_rcv(struct sock *sk, u32 ack, u32 sack, u8 flags, u32 grant,
+		   u32 wnd);
+/**
+ * tonic_sndbuf_purge() - free the whole send buffer
+ * @sk: the socket, locked
+ */
+void tonic_sndbuf_purge(struct sock *sk);
+/**
+ * tonic_all_acked() - every byte written was acknowledged
+ * @sk: the socket
+ *
+ * Return: true if the send buffer is empty.
+ */
+bool tonic_all_acked(const struct sock *sk);
+/**
+ * tonic_flow_start() - create the engine flow of an established connection
+ * @sk: the socket
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int tonic_flow_start(struct sock *sk);
+/**
+ * tonic_flow_stop() - destroy the engine flow
+ * @sk: the socket
+ */
+void tonic_flow_stop(struct sock *sk);
+/**
+ * tonic_flow_timer() - run the engine's timers and periodic work
+ * @sk: the socket, locked
+ * @now: current time, ns
+ */
+void tonic_flow_timer(struct sock *sk, u64 now);
+/**
+ * tonic_flow_info() - fill the engine part of TONIC_INFO
+ * @sk: the socket, locked
+ * @info: output
+ */
+void tonic_flow_info(struct sock *sk, struct tonic_info *info);
+/**
+ * tonic_flush_pending() - a partial tail waits for its flush deadline
+ * @sk: the socket, locked
+ *
+ * Return: true if tonic_sock.flush_at is a deadline the timer must honour.
+ */
+bool tonic_flush_pending(const struct sock *sk);
+/**
+ * tonic_probe_needed() - the peer's window stops us and nothing is in flight
+ * @sk: the socket, locked
+ *
+ * Return: true if a window probe must be scheduled.
+ */
+bool tonic_probe_needed(const struct sock *sk);
+/**
+ * tonic_seg_before() - serial-number comparison of segment numbers
+ * @a: first
+ * @b: second
+ *
+ * Return: true if @a comes before @b.
+ */
+static inline bool tonic_seg_before(u32 a, u32 b)
+{
+	return (s32)(a - b) < 0;
+}
+
+/* timer.c */
+/** tonic_timer_init() - set up the per-socket hrtimer */
+void tonic_timer_init(struct sock *sk);
+/**
+ * tonic_timer_update() - (re)arm the timer for the earliest deadline
+ * @sk: the socket, locked
+ *
+ * In process context (socket owned, spinlock not held) the arming is
+ * deferred to tonic_release_cb().
+ */
+void tonic_timer_update(struct sock *sk);
+/**
+ * __tonic_timer_update() - tonic_timer_update() with the spinlock held
+ * @sk: the socket
+ */
+void __tonic_timer_update(struct sock *sk);
+/**
+ * tonic_timer_stop() - cancel the timer (drops its sock ref if it was queued)
+ * @sk: the socket
+ */
+void tonic_timer_stop(struct sock *sk);
+/**
+ * tonic_timer_work() - run everything that is due
+ * @sk: the socket, locked
+ */
+void tonic_timer_work(struct sock *sk);
+
+/* ipv4.c / ipv6.c */
+int tonic_ipv4_init(void);
+int tonic_v4_ctl_sock_create(struct net *net);
+void tonic_v4_ctl_sock_destroy(struct net *net);
+int tonic_v6_ctl_sock_create(struct net *net);
+void tonic_v6_ctl_sock_destroy(struct net *net);
+void tonic_ipv4_exit(void);
+int tonic_ipv6_init(void);
+void tonic_ipv6_exit(void);
+/**
+ * tonic_v4_send_reset() - answer @skb with a reset from the control socket
+ * @net: namespace
+ * @skb: the received packet (IPv4)
+ */
+void tonic_v4_send_reset(struct net *net, struct sk_buff *skb);
+/**
+ * tonic_v6_send_reset() - answer @skb with a reset from the control socket
+ * @net: namespace
+ * @skb: the received packet (IPv6)
+ */
+void tonic_v6_send_reset(struct net *net, struct sk_buff *skb);
+/**
+ * tonic_v4_csum() - checksum an outgoing IPv4 packet in software
+ * @skb: packet with data at the Tonic header
+ * @saddr: source address
+ * @daddr: destination address
+ */
+void tonic_v4_csum(struct sk_buff *skb, __be32 saddr, __be32 daddr);
+/**
+ * tonic_v6_csum() - checksum an outgoing IPv6 packet in software
+ * @skb: packet with data at the Tonic header
+ * @saddr: source address
+ * @daddr: destination address
+ */
+void tonic_v6_csum(struct sk_buff *skb, const struct in6_addr *saddr,
+		   const struct in6_addr *daddr);
+
+/* netlink.c: the "tonic" generic netlink family */
+enum {
+	TONIC_EVENT_OPEN,		/* the flow reached ESTABLISHED */
+	TONIC_EVENT_CLOSE,		/* a synchronised flow reached CLOSE */
+	TONIC_EVENT_TIMEOUT,		/* its retransmission timer expired */
+};
+int tonic_nl_init(void);
+void tonic_nl_exit(void);
+void tonic_nl_event_flow(struct sock *sk, int event, int reason);
+void tonic_nl_event_prog(const char *name, bool attached);
+
+/* mib.c */
+extern const char *const tonic_mib_names[__TONIC_MIB_MAX];
+/**
+ * tonic_mib_read() - sum one counter over all CPUs
+ * @net: namespace
+ * @field: enum tonic_mib_field
+ *
+ * Return: the counter's value.
+ */
+u64 tonic_mib_read(struct net *net, int field);
+/**
+ * tonic_mib_net_init() - create /proc/net/tonic_stat in @net
+ * @net: namespace
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int tonic_mib_net_init(struct net *net);
+/**
+ * tonic_mib_net_exit() - remove /proc/net/tonic_stat from @net
+ * @net: namespace
+ */
+void tonic_mib_net_exit(struct net *net);
+
 /* pernet.c */
 int tonic_pernet_init(void);
 void tonic_pernet_exit(void);
+
+/* sysctl.c */
+/**
+ * tonic_sysctl_net_init() - register net.tonic.* for @net
+ * @net: the namespace
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int tonic_sysctl_net_init(struct net *net);
+/**
+ * tonic_sysctl_net_exit() - unregister net.tonic.* of @net
+ * @net: the namespace
+ */
+void tonic_sysctl_net_exit(struct net *net);
+extern long sysctl_tonic_mem[3];
+
+/* proto_registry.c, bpf_ops.c: protocols by name, BPF programs */
+struct tonic_proto_ops;
+/**
+ * tonic_registry_init() - per-netns protocol selection and the BPF type
+ *
+ * Return: 0 or a negative errno.
+ */
+int tonic_registry_init(void);
+/** tonic_registry_exit() - undo tonic_registry_init() */
+void tonic_registry_exit(void);
+/**
+ * tonic_proto_select() - may @sk use protocol @name? (TONIC_PROTOCOL)
+ * @sk: the socket
+ * @name: NUL-terminated protocol name
+ *
+ * Return: 0, -ENOENT (no such protocol) or -EPERM (restricted).
+ */
+int tonic_proto_select(const struct sock *sk, const char *name);
+/**
+ * tonic_proto_lookup() - engine ops of a connection's protocol
+ * @net: the connection's namespace
+ * @name: the name its socket chose, or "" for the namespace default
+ * @signals: set to the TONIC_SIG_* the protocol needs from the receiver
+ * @used: set to the name actually used (TONIC_PROTO_NAME_MAX bytes)
+ *
+ * Context: any.  Return: ops valid for the module's lifetime, never NULL
+ * (a protocol that is gone yields the built-in NewReno).
+ */
+const struct tonic_proto_ops *tonic_proto_lookup(struct net *net,
+						 const char *name,
+						 u32 *signals, char *used);
+/**
+ * tonic_proto_default() - the namespace default protocol's name
+ * @net: namespace
+ * @buf: TONIC_PROTO_NAME_MAX bytes
+ */
+void tonic_proto_default(struct net *net, char *buf);
+/**
+ * tonic_proto_set_default() - change the namespace default protocol
+ * @net: namespace
+ * @name: NUL-terminated name
+ *
+ * Return: 0 or -ENOENT.
+ */
+int tonic_proto_set_default(struct net *net, const char *name);
+bool tonic_proto_exists(const char *name);
+bool tonic_proto_attached(const char *name);
+int tonic_bpf_init_module(void);
+u64 tonic_bpf_fallbacks(const struct tonic_proto_ops *ops);
+void tonic_bpf_sim_init(void);
+void tonic_bpf_sim_exit(void);
 
 #endif /* _TONIC_PROTOCOL_H */

@@ -37,3 +37,112 @@ tap_done() {
 	[ "$TAP_FAILED" -eq 0 ]
 	exit $?
 }
+
+# ---- socket-layer helpers (selftests/vm/test_sock_*.sh) ----
+
+XFER=${XFER:-build/selftests/tonic_xfer}
+NS_A=tonic-sa
+NS_B=tonic-sb
+ADDR_A=10.77.0.1
+ADDR_B=10.77.0.2
+ADDR6_A=fd00:77::1
+ADDR6_B=fd00:77::2
+SRV_PIDS=()
+
+# ns_setup: two namespaces joined by a veth pair (va in A, vb in B).
+ns_setup() {
+	ip netns add $NS_A && ip netns add $NS_B &&
+	ip link add va netns $NS_A type veth peer name vb netns $NS_B &&
+	ip -n $NS_A addr add $ADDR_A/24 dev va &&
+	ip -n $NS_B addr add $ADDR_B/24 dev vb &&
+	ip -n $NS_A addr add $ADDR6_A/64 dev va nodad &&
+	ip -n $NS_B addr add $ADDR6_B/64 dev vb nodad &&
+	ip -n $NS_A link set va up && ip -n $NS_B link set vb up &&
+	ip -n $NS_A link set lo up && ip -n $NS_B link set lo up
+}
+
+ns_cleanup() {
+	local p
+	for p in "${SRV_PIDS[@]}"; do
+		kill "$p" 2>/dev/null
+		wait "$p" 2>/dev/null
+	done
+	SRV_PIDS=()
+	ip netns del $NS_A 2>/dev/null
+	ip netns del $NS_B 2>/dev/null
+	return 0
+}
+
+# srv_start OUTFILE ARGS...: run "tonic_xfer ARGS" in namespace B in the
+# background and wait until it listens.
+srv_start() {
+	local out=$1 i
+	shift
+	ip netns exec $NS_B $XFER "$@" >"$out" 2>&1 &
+	SRV_PIDS+=($!)
+	for i in $(seq 100); do
+		grep -q '^ready' "$out" && return 0
+		sleep 0.05
+	done
+	echo "# server did not start: $(cat "$out")"
+	return 1
+}
+
+srv_stop() {
+	local p
+	for p in "${SRV_PIDS[@]}"; do
+		kill "$p" 2>/dev/null
+		wait "$p" 2>/dev/null
+	done
+	SRV_PIDS=()
+}
+
+# netem NS DEV ARGS...: replace the root qdisc of DEV in NS with netem.
+netem() {
+	local ns=$1 dev=$2
+	shift 2
+	ip netns exec "$ns" tc qdisc replace dev "$dev" root netem "$@"
+}
+
+netem_clear() {
+	ip netns exec $NS_A tc qdisc del dev va root 2>/dev/null
+	ip netns exec $NS_B tc qdisc del dev vb root 2>/dev/null
+	return 0
+}
+
+# tstat NS NAME: one counter of /proc/net/tonic_stat in namespace NS.
+tstat() {
+	ip netns exec "$1" awk -v n="$2" '$1 == n { print $2 }' /proc/net/tonic_stat
+}
+
+# xfer_ok OUTPUT: a tonic_xfer client transcript shows matching hashes.
+xfer_ok() {
+	grep -q '^sent .* ok ' <<<"$1"
+}
+
+# info_field OUTPUT KEY: a key=value from the client's "info" line.
+info_field() {
+	sed -n "s/^info .*[ ]$2=\([^ ]*\).*/\1/p" <<<"$1" | head -n 1
+}
+
+# no_tonic_sockets: every Tonic socket has been freed.
+no_tonic_sockets() {
+	local i n
+	for i in $(seq 50); do
+		n=$(awk '$1 == "SocketsAllocated" { print $2 }' /proc/net/tonic_stat)
+		[ "$n" = 0 ] && return 0
+		sleep 0.1
+	done
+	echo "# SocketsAllocated=$n"
+	return 1
+}
+
+# rmmod_tonic: unload, retrying briefly while the last sockets go away.
+rmmod_tonic() {
+	local i
+	for i in $(seq 50); do
+		rmmod tonic 2>/dev/null && return 0
+		sleep 0.1
+	done
+	rmmod tonic
+}

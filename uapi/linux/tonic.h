@@ -29,11 +29,19 @@
  * TONIC_WINDOW (int, segments): the window K wanted (1..256), negotiated
  *	down to the smaller of both ends'.  Settable before connect/listen.
  * TONIC_INFO (struct tonic_info, read only).
+ * TONIC_PROTOCOL (string, at most TONIC_PROTO_NAME_MAX - 1 characters):
+ *	the transport-logic program of this socket, like TCP_CONGESTION.
+ *	Settable before connect/listen; "" or unset means the namespace
+ *	default (net.tonic.default_protocol).  Fails with ENOENT if no such
+ *	program is attached, EPERM if it is restricted (not built in, not in
+ *	net.tonic.allowed_protocols, not the default) and the caller lacks
+ *	CAP_NET_ADMIN in the socket's network namespace.
  */
 #define TONIC_SEGMENT_SIZE	1
 #define TONIC_FLUSH_DELAY	2
 #define TONIC_WINDOW		3
 #define TONIC_INFO		4
+#define TONIC_PROTOCOL		5
 
 #define TONIC_MIN_SEGMENT	64
 #define TONIC_MAX_SEGMENT	65000

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * newreno - TCP NewReno for Tonic.
+ *
+ * RFC 6582 (Henderson, Floyd, Gurtov, Nishida: "The NewReno Modification
+ * to TCP's Fast Recovery Algorithm", 2012) on RFC 5681, in segments:
+ * - §3.2 step 2: a third duplicate ACK starts fast recovery only if the
+ *   ACK covers "recover" (no second reduction for losses of one window);
+ *   then ssthresh = max(FlightSize / 2, 2), recover = highest sent,
+ *   resend wnd_start, cwnd = ssthresh + 3;
+ * - step 4: each further duplicate inflates cwnd by one;
+ * - step 5, partial ACK (advances but below recover): resend the new
+ *   wnd_start at once, deflate cwnd by the amount acked and add one; only
+ *   the first partial ACK restarts the timer ("impatient" variant);
+ *   this is what recovers several losses of one window without a timeout;
+ * - step 3, full ACK: cwnd = min(ssthresh, FlightSize + 1) (option 1).
+ * - Timeout: as reno.bpf.c (ssthresh, cwnd = 1, go-back-N by marking).
+ *
+ * The same algorithm is built into the engine (kmod/engine/newreno.c) as
+ * the default; this program exists so it can be changed and replaced.
+ */
+#include "tonic_prog.h"
+
+TONIC_PARAM_U32(newreno_dupthresh, 3);		/* RFC 5681 §3.2 */
+TONIC_PARAM_U32(newreno_init_cwnd, 10);	/* RFC 6928 */
+
+enum { NRS_OPEN, NRS_FAST_RECOVERY, NRS_RTO_RECOVERY };
+
+struct newreno_flow {
+	struct tonic_rtt rtt;
+	u32 ssthresh;
+	u32 dupacks;
+	u32 recover;		/* highest sent when recovery began */
+	u32 cwnd_cnt;
+	u32 rtx_next;		/* after a timeout: next segment to resend */
+	u16 state;
+	u16 partial_seen;
+};
+
+TONIC_INIT(newreno, fl, user)
+{
+	struct newreno_flow *st = TONIC_STATE(user, struct newreno_flow);
+	u32 w = fl->wnd ? fl->wnd : newreno_init_cwnd;
+
+	tonic_rtt_init(&st->rtt, fl);
+	st->ssthresh = fl->wnd_max;
+	st->recover = fl->wnd_start;
+	tonic_set_wnd(fl, tonic_min(tonic_max(w, 1U), fl->wnd_max));
+	return 0;
+}
+
+static __always_inline u32 nr_newack(struct newreno_flow *st, struct tonic_flow_ctx *fl,
+			   u32 cwnd, u32 acked)
+{
+	u32 end;
+
+	st->dupacks = 0;
+	if (st->state != NRS_OPEN &&
+	    !tonic_seq_before(fl->wnd_start, st->recover)) {
+		if (st->state == NRS_FAST_RECOVERY)	/* full ACK, step 3 */
+			cwnd = tonic_min(st->ssthresh,
+					 tonic_max(tonic_flight(fl), 1U) + 1);
+		st->state = NRS_OPEN;
+		tonic_set_timer(fl, st->rtt.rto_ns);
+		return cwnd;
+	}
+	if (st->state == NRS_FAST_RECOVERY) {		/* partial ACK, step 5 */
+		tonic_mark_rtx(fl, fl->wnd_start, fl->wnd_start + 1);
+		cwnd = (cwnd > acked ? cwnd - acked : 0) + 1;
+		if (!st->partial_seen)
+			tonic_set_timer(fl, st->rtt.rto_ns);
+		st->partial_seen = 1;
+		return cwnd;
+	}
+	tonic_set_timer(fl, st->rtt.rto_ns);		/* RFC 6298 §5.3 */
+	if (cwnd < st->ssthresh) {
+		cwnd = tonic_min(cwnd + acked, st->ssthresh);
+	} else {
+		st->cwnd_cnt += acked;
+		if (st->cwnd_cnt >= cwnd) {
+			st->cwnd_cnt -= cwnd;
+			cwnd++;
+		}
+	}
+	if (st->state == NRS_RTO_RECOVERY) {
+		/* go-back-N after a timeout, cwnd segments at a time */
+		if (tonic_seq_before(st->rtx_next, fl->wnd_start))
+			st->rtx_next = fl->wnd_start;
+		end = fl->wnd_start + tonic_min(cwnd, fl->wnd_max);
+		if (tonic_seq_after(end, st->recover))
+			end = st->recover;
+		if (tonic_seq_before(st->rtx_next, end)) {
+			tonic_mark_rtx(fl, st->rtx_next, end);
+			st->rtx_next = end;
+		}
+	}
+	return cwnd;
+}
+
+TONIC_INCOMING(newreno, fl, user)
+{
+	struct newreno_flow *st = TONIC_STATE(user, struct newreno_flow);
+	u32 acked = tonic_cum_acked(fl), cwnd = fl->wnd;
+
+	tonic_rtt_sample(&st->rtt, fl);
+	if (acked) {
+		cwnd = nr_newack(st, fl, cwnd, acked);
+	} else if (tonic_is_dupack(fl)) {
+		if (st->state == NRS_FAST_RECOVERY) {
+			cwnd++;					/* step 4 */
+		} else if (st->state == NRS_OPEN &&
+			   ++st->dupacks == newreno_dupthresh &&
+			   !tonic_seq_before(fl->wnd_start, st->recover)) {
+			/* step 2 */
+			st->ssthresh = tonic_max(tonic_flight(fl) / 2, 2U);
+			st->recover = fl->next_new;
+			st->state = NRS_FAST_RECOVERY;
+			st->partial_seen = 0;
+			tonic_mark_rtx(fl, fl->wnd_start, fl->wnd_start + 1);
+			cwnd = st->ssthresh + 3;
+		}
+	}
+	tonic_set_wnd(fl, tonic_min(tonic_max(cwnd, 1U), fl->wnd_max));
+}
+
+TONIC_PERIODIC(newreno, fl, user)
+{
+	struct newreno_flow *st = TONIC_STATE(user, struct newreno_flow);
+
+	if (!fl->timeout)
+		return;
+	st->ssthresh = tonic_max(tonic_flight(fl) / 2, 2U);
+	st->recover = fl->next_new;
+	st->state = NRS_RTO_RECOVERY;
+	st->dupacks = 0;
+	st->cwnd_cnt = 0;
+	st->rtx_next = fl->wnd_start + 1;
+	tonic_rtt_backoff(&st->rtt, fl);
+	tonic_mark_rtx(fl, fl->wnd_start, fl->wnd_start + 1);
+	tonic_set_wnd(fl, 1);
+	tonic_set_timer(fl, st->rtt.rto_ns);
+}
+
+TONIC_PROTO(newreno, TONIC_CREDIT_WINDOW, TONIC_SIG_ACK, struct newreno_flow,
+	    TONIC_MERGE_INCOMING_WINS, 0);

@@ -1,0 +1,274 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * tonic_prog.h - write a Tonic protocol program once, build it two ways.
+ *
+ * BPF (clang -target bpf, __bpf__ defined): the hooks become struct_ops
+ * programs of struct tonic_ops (kmod/bpf_ops.h), the bitmap queries become
+ * the bpf_tonic_* kfuncs, parameters become const volatile rodata that a
+ * loader may set before load, and TONIC_PROTO() emits the struct_ops map.
+ *
+ * Native (the userspace engine tests and the simulator): the hooks become
+ * plain C functions, the queries the engine's tonic_ctx_*(), parameters
+ * plain globals the tests may change, and TONIC_PROTO() emits
+ * "const struct tonic_proto_ops tonic_prog_<name>".
+ *
+ * A program:
+ *
+ *	#include "tonic_prog.h"
+ *	TONIC_PARAM_U32(reno_dupthresh, 3);	// RFC 5681 §3.2
+ *	struct reno { u32 ssthresh; ... };	// <= TONIC_USER_BYTES
+ *	TONIC_INIT(reno, fl, user) { struct reno *st = TONIC_STATE(user, struct reno); ... return 0; }
+ *	TONIC_INCOMING(reno, fl, user) { ... }
+ *	TONIC_PERIODIC(reno, fl, user) { ... }
+ *	TONIC_PROTO(reno, TONIC_CREDIT_WINDOW, TONIC_SIG_ACK, struct reno,
+ *		    TONIC_MERGE_INCOMING_WINS, 0);
+ *
+ * Rules that keep both builds equal (and the verifier happy): no function
+ * pointers, no writable globals (per-flow state lives in the user area),
+ * loops with a constant bound, integer arithmetic only (fixed point, no
+ * signed division), and writes only to fl->out (through the tonic_set_*()
+ * helpers below) and to the user state.  See Documentation/programs.md.
+ */
+#ifndef _TONIC_PROG_H
+#define _TONIC_PROG_H
+
+#ifdef __bpf__
+
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+
+/* Engine constants that BTF does not carry (macros, unused enums). */
+#define TONIC_CTRL_ACK		1
+#define TONIC_CTRL_NACK		2
+#define TONIC_CTRL_GRANT	3
+#define TONIC_CTRL_CNP		4
+#define TONIC_CF_CUMACK		0x01
+#define TONIC_CF_SACK		0x02
+#define TONIC_CF_NACK		0x04
+#define TONIC_CF_GRANT		0x08
+#define TONIC_CF_ECE		0x10
+#define TONIC_CF_RTT		0x20
+#define TONIC_OUT_RTX		0x01
+#define TONIC_OUT_WND		0x02
+#define TONIC_OUT_RATE		0x04
+#define TONIC_OUT_TIMER		0x08
+#define TONIC_OUT_TIMER_STOP	0x10
+#define TONIC_SIG_ACK		(1U << 0)
+#define TONIC_SIG_NACK		(1U << 1)
+#define TONIC_SIG_GRANT		(1U << 2)
+#define TONIC_SIG_CNP		(1U << 3)
+#define TONIC_SIG_ECE		(1U << 4)
+#define TONIC_USER_BYTES	256
+
+extern bool bpf_tonic_is_acked(struct tonic_flow_ctx *fl, u32 seg) __ksym;
+extern bool bpf_tonic_is_marked(struct tonic_flow_ctx *fl, u32 seg) __ksym;
+extern u32 bpf_tonic_first_acked(struct tonic_flow_ctx *fl, u32 from) __ksym;
+extern u32 bpf_tonic_first_unacked(struct tonic_flow_ctx *fl, u32 from) __ksym;
+extern u32 bpf_tonic_count_acked(struct tonic_flow_ctx *fl, u32 from,
+				 u32 to) __ksym;
+extern void bpf_tonic_mark_rtx(struct tonic_flow_ctx *fl, u32 start,
+			       u32 end) __ksym;
+
+#define tonic_is_acked(fl, s)		bpf_tonic_is_acked(fl, s)
+#define tonic_is_marked(fl, s)		bpf_tonic_is_marked(fl, s)
+#define tonic_first_acked(fl, s)	bpf_tonic_first_acked(fl, s)
+#define tonic_first_unacked(fl, s)	bpf_tonic_first_unacked(fl, s)
+#define tonic_count_acked(fl, a, b)	bpf_tonic_count_acked(fl, a, b)
+#define tonic_mark_rtx(fl, a, b)	bpf_tonic_mark_rtx(fl, a, b)
+
+/* rodata a loader may set before load (tonic prog load FILE VAR=VALUE) */
+#define TONIC_PARAM_U32(name, val)	const volatile u32 name = (val)
+#define TONIC_PARAM_U64(name, val)	const volatile u64 name = (val)
+
+#define TONIC_INIT(p, fl, u)						\
+	SEC("struct_ops/" #p "_init")					\
+	int BPF_PROG(p##_init, struct tonic_flow_ctx *fl, struct tonic_user *u)
+#define TONIC_INCOMING(p, fl, u)					\
+	SEC("struct_ops/" #p "_incoming")				\
+	void BPF_PROG(p##_incoming, struct tonic_flow_ctx *fl,		\
+		      struct tonic_user *u)
+#define TONIC_PERIODIC(p, fl, u)					\
+	SEC("struct_ops/" #p "_periodic")				\
+	void BPF_PROG(p##_periodic, struct tonic_flow_ctx *fl,		\
+		      struct tonic_user *u)
+
+#define TONIC_PROTO(p, sch, sig, state, prio, per_ns)			\
+	_Static_assert(sizeof(state) <= TONIC_USER_BYTES,		\
+		       #p ": state too big");				\
+	SEC(".struct_ops.link")						\
+	struct tonic_ops p##_ops = {					\
+		.init = (void *)p##_init,				\
+		.incoming = (void *)p##_incoming,			\
+		.periodic = (void *)p##_periodic,			\
+		.scheme = (sch),					\
+		.signals = (sig),					\
+		.user_size = sizeof(state),				\
+		.merge_prio = (prio),					\
+		.periodic_ns = (per_ns),				\
+		.name = #p,						\
+	};								\
+	char _license[] SEC("license") = "GPL"
+
+static __always_inline bool tonic_seq_before(u32 a, u32 b)
+{
+	return (s32)(a - b) < 0;
+}
+
+static __always_inline bool tonic_seq_after(u32 a, u32 b)
+{
+	return (s32)(b - a) < 0;
+}
+
+#else /* native */
+
+#include "engine.h"
+#include "bpf_query.h"
+#include <linux/tonic.h>
+
+#define TONIC_USER_BYTES	256
+struct tonic_user {
+	u64 data[TONIC_USER_BYTES / 8];
+};
+
+#define tonic_is_acked(fl, s)		tonic_ctx_is_acked(fl, s)
+#define tonic_is_marked(fl, s)		tonic_ctx_is_marked(fl, s)
+#define tonic_first_acked(fl, s)	tonic_ctx_first_acked(fl, s)
+#define tonic_first_unacked(fl, s)	tonic_ctx_first_unacked(fl, s)
+#define tonic_count_acked(fl, a, b)	tonic_ctx_count_acked(fl, a, b)
+#define tonic_mark_rtx(fl, a, b)	tonic_q_mark_rtx(fl, a, b)
+
+#ifndef __always_inline
+#define __always_inline	inline
+#endif
+
+/* plain globals the tests and the simulator may change */
+#define TONIC_PARAM_U32(name, val)	u32 name = (val)
+#define TONIC_PARAM_U64(name, val)	u64 name = (val)
+
+/* natively @u is a void *: programs only use it through TONIC_STATE() */
+#define TONIC_INIT(p, fl, u)						\
+	static int p##_init(struct tonic_flow_ctx *fl, void *u)
+#define TONIC_INCOMING(p, fl, u)					\
+	static void p##_incoming(struct tonic_flow_ctx *fl, void *u)
+#define TONIC_PERIODIC(p, fl, u)					\
+	static void p##_periodic(struct tonic_flow_ctx *fl, void *u)
+
+#define TONIC_PROTO(p, sch, sig, state, prio, per_ns)			\
+	_Static_assert(sizeof(state) <= TONIC_USER_BYTES,		\
+		       #p ": state too big");				\
+	const u32 tonic_prog_##p##_signals = (sig);			\
+	const struct tonic_proto_ops tonic_prog_##p = {			\
+		.name = #p,						\
+		.scheme = (sch),					\
+		.merge_prio = (prio),					\
+		.user_size = sizeof(state),				\
+		.periodic_ns = (per_ns),				\
+		.init = p##_init,					\
+		.incoming = p##_incoming,				\
+		.periodic = p##_periodic,				\
+	}
+
+#endif /* __bpf__ */
+
+/* The program's state in the user area. */
+#define TONIC_STATE(u, type)	((type *)(void *)(u))
+
+#define tonic_min(a, b)		((a) < (b) ? (a) : (b))
+#define tonic_max(a, b)		((a) > (b) ? (a) : (b))
+
+/* Segments sent and not cumulatively acked. */
+static __always_inline u32 tonic_flight(const struct tonic_flow_ctx *fl)
+{
+	return fl->next_new - fl->wnd_start;
+}
+
+/* Cumulative progress of this event. */
+static __always_inline u32 tonic_cum_acked(const struct tonic_flow_ctx *fl)
+{
+	return fl->wnd_start - fl->old_wnd_start;
+}
+
+/* An ACK that moved nothing while data is in flight (RFC 5681 §2). */
+static __always_inline bool tonic_is_dupack(const struct tonic_flow_ctx *fl)
+{
+	return (fl->ev.flags & TONIC_CF_CUMACK) &&
+	       fl->wnd_start == fl->old_wnd_start &&
+	       fl->next_new != fl->wnd_start;
+}
+
+static __always_inline void tonic_set_wnd(struct tonic_flow_ctx *fl, u32 wnd)
+{
+	fl->out.flags |= TONIC_OUT_WND;
+	fl->out.wnd = wnd;
+}
+
+static __always_inline void tonic_set_rate(struct tonic_flow_ctx *fl, u64 bps)
+{
+	fl->out.flags |= TONIC_OUT_RATE;
+	fl->out.rate_bps = bps;
+}
+
+/* (Re)arm the retransmission timer @ns from now. */
+static __always_inline void tonic_set_timer(struct tonic_flow_ctx *fl, u64 ns)
+{
+	fl->out.flags |= TONIC_OUT_TIMER;
+	fl->out.timer_ns = ns;
+}
+
+static __always_inline void tonic_stop_timer(struct tonic_flow_ctx *fl)
+{
+	fl->out.flags |= TONIC_OUT_TIMER_STOP;
+}
+
+/*
+ * RFC 6298 retransmission timer, for the programs that want one.  Samples
+ * come with the event (TONIC_CF_RTT; the socket applies Karn's rule).
+ */
+struct tonic_rtt {
+	u64 srtt_ns;		/* 0 until the first sample */
+	u64 rttvar_ns;
+	u64 rto_ns;		/* current timeout, with backoff */
+	u64 base_ns;		/* the flow's initial timeout */
+};
+
+static __always_inline u64 tonic_rto_clamp(const struct tonic_flow_ctx *fl, u64 rto)
+{
+	return tonic_min(tonic_max(rto, fl->rto_min_ns), fl->rto_max_ns);
+}
+
+static __always_inline void tonic_rtt_init(struct tonic_rtt *r,
+				 const struct tonic_flow_ctx *fl)
+{
+	r->rto_ns = fl->rto_ns;
+	r->base_ns = fl->rto_ns;
+}
+
+/* RFC 6298 §2.2-2.4: alpha = 1/8, beta = 1/4, RTO = SRTT + 4 RTTVAR. */
+static __always_inline void tonic_rtt_sample(struct tonic_rtt *r,
+				   const struct tonic_flow_ctx *fl)
+{
+	u64 m = fl->ev.rtt_ns, err;
+
+	if (!(fl->ev.flags & TONIC_CF_RTT) || !m)
+		return;
+	if (!r->srtt_ns) {
+		r->srtt_ns = m;
+		r->rttvar_ns = m / 2;
+	} else {
+		err = r->srtt_ns > m ? r->srtt_ns - m : m - r->srtt_ns;
+		r->rttvar_ns = (3 * r->rttvar_ns + err) / 4;
+		r->srtt_ns = (7 * r->srtt_ns + m) / 8;
+	}
+	r->rto_ns = tonic_rto_clamp(fl, r->srtt_ns +
+				    tonic_max(4 * r->rttvar_ns, 1ULL));
+}
+
+/* RFC 6298 §5.5: back off after a timeout. */
+static __always_inline void tonic_rtt_backoff(struct tonic_rtt *r,
+				    const struct tonic_flow_ctx *fl)
+{
+	r->rto_ns = tonic_rto_clamp(fl, 2 * r->rto_ns);
+}
+
+#endif /* _TONIC_PROG_H */

@@ -1,0 +1,253 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Tonic: a deterministic one-flow network for running protocol programs
+ * without sockets, portable between tonic.ko (kmod/bpf_sim.c, a debugfs
+ * file for the VM selftests) and userspace (build/progs/tsim).  Both run
+ * the same engine and the same program source, so for one scenario they
+ * must print the same result: that is what the VM test compares.
+ *
+ * One flow of C = 1000 bytes, K = 128, a link with a one-way delay of 50
+ * us and no rate limit (10 Gb/s cap), scripted losses (drop the first
+ * transmission of chosen segments), and a receiver that is either
+ * TCP/IRN-like (keeps out-of-order data, cumulative ACK + one-entry SACK
+ * per packet, NACK on out-of-order arrival if asked, one grant per packet
+ * if asked) or a RoCE responder (drops out-of-order data, NACKs each hole
+ * once).  Time is virtual.
+ */
+#ifndef _TONIC_BPF_SIM_H
+#define _TONIC_BPF_SIM_H
+
+#include "engine.h"
+#include <linux/tonic.h>
+
+#define TSIM_SEGS	1024
+#define TSIM_Q		2048
+#define TSIM_RTX	64
+#define TSIM_ID		1
+#define TSIM_C		1000
+
+struct tsim_pkt {
+	u64 t;
+	u32 seq;
+	u32 seg;
+	u32 to_rcv;
+	struct tonic_ctrl_desc ev;
+};
+
+struct tsim {
+	struct tonic_engine *e;
+	u32 signals;
+	u32 total;
+	u32 roce;
+	u32 cum;		/* receiver: next expected */
+	u32 nack_sent;
+	u32 seq;
+	u32 nq;
+	u32 nrtx;
+	u32 nsent;
+	u32 stalled;
+	u64 now;
+	u64 owd;
+	u8 drop[TSIM_SEGS];
+	u8 ntx[TSIM_SEGS];
+	u8 got[TSIM_SEGS];
+	u32 rtx[TSIM_RTX];	/* first TSIM_RTX retransmitted segments */
+	struct tsim_pkt q[TSIM_Q];
+};
+
+static inline int tsim_start(struct tsim *s, const struct tonic_proto_ops *ops,
+			     u32 signals, u32 total, u32 roce)
+{
+	struct tonic_flow_params p;
+
+	if (total > TSIM_SEGS)
+		return -EINVAL;
+	memset(&p, 0, sizeof(p));
+	p.flow_id = TSIM_ID;
+	p.seg_size = TSIM_C;
+	p.wnd_max = 128;
+	p.rto_init_ns = 10000000ULL;
+	p.rto_min_ns = 100000ULL;
+	p.rto_max_ns = 1000000000ULL;
+	p.rate_max_bps = 10000000000ULL;
+	p.init_tokens = 10 * TSIM_C;
+	p.ops = ops;
+	s->signals = signals | TONIC_SIG_ACK;
+	s->total = total;
+	s->roce = roce;
+	s->owd = 50000;
+	s->e = tonic_engine_create(NULL);
+	if (!s->e)
+		return -ENOMEM;
+	if (tonic_engine_flow_add(s->e, &p, 0) ||
+	    tonic_engine_announce(s->e, TSIM_ID, total, 0))
+		return -EINVAL;
+	return 0;
+}
+
+static inline void tsim_stop(struct tsim *s)
+{
+	tonic_engine_destroy(s->e);
+	s->e = NULL;
+}
+
+static inline int tsim_push(struct tsim *s, u64 t, u32 to_rcv, u32 seg,
+			    const struct tonic_ctrl_desc *ev)
+{
+	struct tsim_pkt *k;
+
+	if (s->nq >= TSIM_Q)
+		return -ENOSPC;
+	k = &s->q[s->nq++];
+	memset(k, 0, sizeof(*k));
+	k->t = t;
+	k->seq = s->seq++;
+	k->to_rcv = to_rcv;
+	k->seg = seg;
+	if (ev)
+		k->ev = *ev;
+	return 0;
+}
+
+static inline void tsim_rcv(struct tsim *s, u32 seg)
+{
+	struct tonic_ctrl_desc ev;
+	u32 old = s->cum;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.flow_id = TSIM_ID;
+	ev.type = TONIC_CTRL_ACK;
+	ev.flags = TONIC_CF_CUMACK;
+	if (s->roce) {
+		if (seg == s->cum) {
+			s->got[seg] = 1;
+			s->cum++;
+			s->nack_sent = 0;
+		} else if (seg > s->cum) {
+			if (s->nack_sent)
+				return;
+			s->nack_sent = 1;
+			ev.type = TONIC_CTRL_NACK;
+			ev.flags |= TONIC_CF_NACK;
+			ev.nack = s->cum;
+		}
+		ev.cumack = s->cum;
+		tsim_push(s, s->now + s->owd, 0, 0, &ev);
+		return;
+	}
+	if (seg >= s->cum && !s->got[seg]) {
+		s->got[seg] = 1;
+		while (s->cum < s->total && s->got[s->cum])
+			s->cum++;
+		ev.flags |= TONIC_CF_SACK;
+		ev.sack = seg;
+		if (seg != old && (s->signals & TONIC_SIG_NACK)) {
+			ev.type = TONIC_CTRL_NACK;
+			ev.flags |= TONIC_CF_NACK;
+			ev.nack = s->cum;
+		}
+	}
+	ev.cumack = s->cum;
+	tsim_push(s, s->now + s->owd, 0, 0, &ev);
+	if (s->signals & TONIC_SIG_GRANT) {
+		memset(&ev, 0, sizeof(ev));
+		ev.flow_id = TSIM_ID;
+		ev.type = TONIC_CTRL_GRANT;
+		ev.flags = TONIC_CF_GRANT;
+		ev.grant = TSIM_C;
+		tsim_push(s, s->now + s->owd, 0, 0, &ev);
+	}
+}
+
+static inline void tsim_tx(struct tsim *s)
+{
+	struct tonic_seg_desc out[16];
+	unsigned int n, i;
+
+	while ((n = tonic_engine_tx(s->e, s->now, out, 16)) > 0) {
+		for (i = 0; i < n; i++) {
+			u32 seg = out[i].seg;
+
+			if (seg >= TSIM_SEGS)
+				continue;
+			s->nsent++;
+			if (out[i].rtx && s->nrtx < TSIM_RTX)
+				s->rtx[s->nrtx++] = seg;
+			if (s->ntx[seg]++ == 0 && s->drop[seg])
+				continue;
+			tsim_push(s, s->now + s->owd, 1, seg, NULL);
+		}
+	}
+}
+
+/*
+ * Process up to @max events.  Return: 1 when everything is acked, 0 when
+ * there is more to do, -1 if the flow stalled (nothing pending).
+ */
+static inline int tsim_run(struct tsim *s, unsigned int max)
+{
+	struct tonic_flow_stats st;
+	unsigned int i, n;
+	int best;
+
+	for (n = 0; n < max; n++) {
+		u64 tp = U64_MAX, tt;
+
+		tsim_tx(s);
+		if (!tonic_engine_flow_stats(s->e, TSIM_ID, &st) &&
+		    st.wnd_start == s->total)
+			return 1;
+		best = -1;
+		for (i = 0; i < s->nq; i++)
+			if (best < 0 || s->q[i].t < s->q[best].t ||
+			    (s->q[i].t == s->q[best].t &&
+			     s->q[i].seq < s->q[best].seq))
+				best = i;
+		if (best >= 0)
+			tp = s->q[best].t;
+		tt = tonic_engine_next_timer(s->e);
+		if (tp == U64_MAX && tt == U64_MAX) {
+			s->stalled = 1;
+			return -1;
+		}
+		s->now = tp < tt ? tp : tt;
+		if (tp <= tt) {
+			struct tsim_pkt k = s->q[best];
+
+			s->q[best] = s->q[--s->nq];
+			if (k.to_rcv)
+				tsim_rcv(s, k.seg);
+			else
+				tonic_engine_ctrl(s->e, &k.ev, 1, s->now);
+		} else {
+			tonic_engine_timers(s->e, s->now);
+		}
+	}
+	return 0;
+}
+
+/* One line both builds print identically for the same scenario. */
+static inline int tsim_report(const struct tsim *s, const char *proto,
+			      int state, char *buf, int len)
+{
+	struct tonic_flow_stats st;
+	unsigned int i;
+	int n;
+
+	memset(&st, 0, sizeof(st));
+	if (s->e)
+		tonic_engine_flow_stats(s->e, TSIM_ID, &st);
+	n = snprintf(buf, len,
+		     "proto=%s state=%s cum=%u sent=%u timeouts=%llu violations=%llu wnd=%u rate=%llu rtx=",
+		     proto, state > 0 ? "done" : state < 0 ? "stalled" : "running",
+		     s->cum, s->nsent, (unsigned long long)st.timeouts,
+		     (unsigned long long)st.violations, st.wnd,
+		     (unsigned long long)st.rate_bps);
+	for (i = 0; i < s->nrtx && n < len; i++)
+		n += snprintf(buf + n, len - n, "%s%u", i ? "," : "", s->rtx[i]);
+	if (n < len)
+		n += snprintf(buf + n, len - n, "\n");
+	return n < len ? n : len - 1;
+}
+
+#endif /* _TONIC_BPF_SIM_H */

@@ -1,0 +1,515 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tonic for Linux: the receive path.
+ *
+ * Per connection state machine, the receiver (out-of-order ring bounded
+ * by the window K, in-order delivery to sk_receive_queue, duplicate
+ * suppression, receive window) and the receiver signals returned for every
+ * data packet: cumulative ACK + selective ACK of the arriving segment,
+ * NACK on out-of-order arrival, ECN echo, CNP (rate limited), grants.
+ */
+#include <linux/filter.h>
+#include <net/inet_common.h>
+#include <net/inet_connection_sock.h>
+#include <net/inet_ecn.h>
+#include <net/ip.h>
+#include <net/sock.h>
+#include <net/tcp_states.h>
+
+#include "protocol.h"
+
+bool tonic_hdr_bad(struct sk_buff *skb)
+{
+	const struct tonichdr *th;
+	unsigned int hlen, len;
+
+	if (!pskb_may_pull(skb, TONIC_HDR_LEN))
+		return true;
+	th = tonic_hdr(skb);
+	if (!th->type || th->type >= __TONIC_PKT_MAX)
+		return true;
+	hlen = TONIC_HDR_LEN;
+	if (th->type == TONIC_PKT_SYN || th->type == TONIC_PKT_SYNACK)
+		hlen = TONIC_SYN_LEN;
+	if (!pskb_may_pull(skb, hlen))
+		return true;
+	th = tonic_hdr(skb);
+	len = ntohs(th->len);
+	if (skb->len != hlen + len)
+		return true;
+	if ((th->type == TONIC_PKT_DATA) != (len != 0))
+		return true;
+	if (!th->source || !th->dest)
+		return true;
+	return false;
+}
+
+static void tonic_send_reset_skb(struct sock *sk, struct sk_buff *skb)
+{
+	if (skb->protocol == htons(ETH_P_IP))
+		tonic_v4_send_reset(sock_net(sk), skb);
+#if IS_ENABLED(CONFIG_IPV6)
+	else
+		tonic_v6_send_reset(sock_net(sk), skb);
+#endif
+}
+
+void tonic_purge_ooo(struct sock *sk)
+{
+	struct tonic_sock *tsk = tonic_sk(sk);
+	int i;
+
+	if (!tsk->ooo_count)
+		return;
+	for (i = 0; i < TONIC_RING; i++) {
+		if (tsk->ooo[i]) {
+			kfree_skb(tsk->ooo[i]);
+			tsk->ooo[i] = NULL;
+		}
+	}
+	tsk->ooo_count = 0;
+}
+
+void tonic_rcv_space(struct sock *sk)
+{
+	struct tonic_sock *tsk = tonic_sk(sk);
+	u32 old, wnd;
+
+	if (!((1 << sk->sk_state) & (TCPF_ESTABLISHED | TCPF_FIN_WAIT1 |
+				     TCPF_FIN_WAIT2)))
+		return;
+	old = tsk->rcv_adv_edge - tsk->rcv_nxt;
+	wnd = tonic_recv_window(sk);
+	/* Tell the sender when the window grew a lot or reopened. */
+	if (wnd > old && (old < wnd / 2 || !old))
+		tonic_send_ctl(sk, TONIC_PKT_ACK, 0, 0, 0, 0);
+}
+
+static void tonic_queue_rcv(struct sock *sk, struct sk_buff *skb)
+{
+	struct tonic_sock *tsk = tonic_sk(sk);
+
+	__skb_queue_tail(&sk->sk_receive_queue, skb);
+	tsk->rcv_nxt++;
+	tsk->stats.bytes_received += skb->len;
+}
+
+/* A data segment @seg (relative) arrived; send the receiver signals. */
+static void tonic_data_rcv(struct sock *sk, struct sk_buff *skb, u32 seg)
+{
+	struct tonic_sock *tsk = tonic_sk(sk);
+	struct net *net = sock_net(sk);
+	u8 ce = TONIC_SKB_CB(skb)->ce;
+	u8 aflags = TONIC_F_SACK;
+	u32 len = skb->len - TONIC_HDR_LEN;
+	u32 grant = 0;
+
+	tsk->stats.segs_in++;
+	TONIC_INC_STATS(net, TONIC_MIB_SEGS_IN);
+
+	if (tonic_seg_before(seg, tsk->rcv_nxt) || tsk->peer_fin) {
+		tsk->stats.dup_segs_in++;
+		TONIC_INC_STATS(net, TONIC_MIB_DROP_DUP);
+		aflags |= TONIC_F_DUP;
+		kfree_skb(skb);
+		goto ack;
+	}
+	if (!tonic_seg_before(seg, tsk->rcv_nxt + tsk->window)) {
+		TONIC_INC_STATS(net, TONIC_MIB_DROP_WINDOW);
+		aflags = 0;
+		kfree_skb(skb);
+		goto ack;
+	}
+	if (atomic_read(&sk->sk_rmem_alloc) > 2 * READ_ONCE(sk->sk_rcvbuf) ||
+	    !sk_rmem_schedule(sk, skb, skb->truesize)) {
+		TONIC_INC_STATS(net, TONIC_MIB_DROP_MEM);
+		aflags = 0;
+		kfree_skb(skb);
+		goto ack;
+	}
+
+	tsk->rcv_truesize = tsk->rcv_truesize ?
+		(tsk->rcv_truesize * 7 + skb->truesize) / 8 : skb->truesize;
+	skb_dst_drop(skb);
+	__skb_pull(skb, TONIC_HDR_LEN);
+	TONIC_SKB_CB(skb)->seg = seg;
+	TONIC_SKB_CB(skb)->offset = 0;
+
+	if (seg == tsk->rcv_nxt) {
+		skb_set_owner_r(skb, sk);
+		tonic_queue_rcv(sk, skb);
+		while (tsk->ooo_count) {
+			struct sk_buff **slot = &tsk->ooo[tsk->rcv_nxt &
+							  (TONIC_RING - 1)];
+
+			if (!*slot)
+				break;
+			skb = *slot;
+			*slot = NULL;
+			tsk->ooo_count--;
+			tonic_queue_rcv(sk, skb);
+		}
+		if (!sock_flag(sk, SOCK_DEAD))
+			sk->sk_data_ready(sk);
+	} else {
+		struct sk_buff **slot = &tsk->ooo[seg & (TONIC_RING - 1)];
+
+		if (tsk->signals & TONIC_SIG_NACK)
+			aflags |= TONIC_F_NACK;
+		if (*slot) {
+			tsk->stats.dup_segs_in++;
+			TONIC_INC_STATS(net, TONIC_MIB_DROP_DUP);
+			aflags |= TONIC_F_DUP;
+			kfree_skb(skb);
+		} else {
+			tsk->stats.ooo_segs_in++;
+			skb_set_owner_r(skb, sk);
+			*slot = skb;
+			tsk->ooo_count++;
+		}
+	}
+
+ack:
+	if (ce) {
+		u64 now = tonic_now();
+		u64 ival = (u64)READ_ONCE(tonic_pernet(net)->cnp_interval_us) *
+			   NSEC_PER_USEC;
+
+		if (tsk->signals & TONIC_SIG_ECE)
+			aflags |= TONIC_F_ECE;
+		if ((tsk->signals & TONIC_SIG_CNP) &&
+		    (!tsk->last_cnp || now - tsk->last_cnp >= ival)) {
+			aflags |= TONIC_F_CNP;
+			tsk->last_cnp = now;
+		}
+	}
+	if ((tsk->signals & TONIC_SIG_GRANT) && (aflags & TONIC_F_SACK)) {
+		aflags |= TONIC_F_GRANT;
+		grant = len;
+	}
+	tonic_send_ctl(sk, TONIC_PKT_ACK, 0, seg, aflags, grant);
+}
+
+static void tonic_fin_rcv(struct sock *sk, u32 seg)
+{
+	struct tonic_sock *tsk = tonic_sk(sk);
+
+	if (seg != tsk->rcv_nxt) {
+		/* A retransmitted FIN (our ACK was lost): ack it again. */
+		if (tsk->peer_fin && seg + 1 == tsk->rcv_nxt)
+			tonic_send_ctl(sk, TONIC_PKT_ACK, 0, seg, TONIC_F_SACK, 0);
+		else
+			TONIC_INC_STATS(sock_net(sk), TONIC_MIB_DROP_STATE);
+		return;
+	}
+	tsk->rcv_nxt++;
+	tsk->peer_fin = true;
+	tonic_purge_ooo(sk);
+	WRITE_ONCE(sk->sk_shutdown, sk->sk_shutdown | RCV_SHUTDOWN);
+	sock_set_flag(sk, SOCK_DONE);
+	tonic_send_ctl(sk, TONIC_PKT_ACK, 0, seg, TONIC_F_SACK, 0);
+
+	switch (sk->sk_state) {
+	case TCP_ESTABLISHED:
+		tonic_set_state(sk, TCP_CLOSE_WAIT);
+		break;
+	case TCP_FIN_WAIT1:
+		tonic_set_state(sk, TCP_CLOSING);
+		break;
+	case TCP_FIN_WAIT2:
+		/* No TIME_WAIT: the connection is over. */
+		tonic_done(sk);
+		return;
+	}
+	if (!sock_flag(sk, SOCK_DEAD)) {
+		sk->sk_state_change(sk);
+		if (sk->sk_shutdown == SHUTDOWN_MASK ||
+		    sk->sk_state == TCP_CLOSE)
+			sk_wake_async(sk, SOCK_WAKE_WAITD, POLL_HUP);
+		else
+			sk_wake_async(sk, SOCK_WAKE_WAITD, POLL_IN);
+	}
+}
+
+/* Our FIN was acknowledged. Returns true if the socket is gone. */
+static bool tonic_fin_acked(struct sock *sk)
+{
+	struct tonic_sock *tsk = tonic_sk(sk);
+
+	tsk->fin_acked = true;
+	tsk->ctl_at = 0;
+	switch (sk->sk_state) {
+	case TCP_FIN_WAIT1:
+		tonic_set_state(sk, TCP_FIN_WAIT2);
+		if (sock_flag(sk, SOCK_DEAD)) {
+			tsk->linger2_at = tonic_now() + 60ULL * NSEC_PER_SEC;
+			tonic_timer_update(sk);
+		} else {
+			sk->sk_state_change(sk);
+		}
+		return false;
+	case TCP_CLOSING:
+	case TCP_LAST_ACK:
+		tonic_done(sk);
+		return true;
+	}
+	return false;
+}
+
+static bool tonic_rst_valid(const struct sock *sk, u32 seq)
+{
+	const struct tonic_sock *tsk = tonic_sk(sk);
+	s32 off = seq - (tsk->irs + 1) - tsk->rcv_nxt;
+	s32 win = (tsk->window ? tsk->window : TONIC_MAX_WINDOW) + 2;
+
+	return off >= -win && off <= win;
+}
+
+static void tonic_rcv_synsent(struct sock *sk, struct sk_buff *skb)
+{
+	const struct tonichdr *th = tonic_hdr(skb);
+	struct tonic_sock *tsk = tonic_sk(sk);
+	const struct tonic_synopt *opt;
+	u16 seg, win;
+
+	if (ntohl(th->ack) != tsk->iss + 1) {
+		TONIC_INC_STATS(sock_net(sk), TONIC_MIB_DROP_STATE);
+		return;
+	}
+	if (th->type == TONIC_PKT_RST) {
+		TONIC_INC_STATS(sock_net(sk), TONIC_MIB_RSTS_IN);
+		TONIC_INC_STATS(sock_net(sk), TONIC_MIB_CONN_FAILED);
+		tonic_reset(sk, ECONNREFUSED);
+		return;
+	}
+	if (th->type != TONIC_PKT_SYNACK) {
+		TONIC_INC_STATS(sock_net(sk), TONIC_MIB_DROP_STATE);
+		return;
+	}
+	opt = (const struct tonic_synopt *)(th + 1);
+	seg = ntohs(opt->seg_size);
+	win = ntohs(opt->window);
+	if (seg < TONIC_MIN_SEGMENT || !win) {
+		TONIC_INC_STATS(sock_net(sk), TONIC_MIB_DROP_MALFORMED);
+		return;
+	}
+	tsk->seg_size = min(tsk->seg_size, seg);
+	tsk->window = rounddown_pow_of_two(min_t(u16, tsk->window, win));
+	tsk->signals = ntohl(opt->signals) | TONIC_SIG_ACK;
+	tsk->irs = ntohl(th->seq);
+	tsk->rcv_nxt = 0;
+	tsk->peer_wnd = min_t(u32, ntohs(th->wnd), tsk->window);
+	tsk->peer_edge = tsk->peer_wnd;
+	tsk->ctl_at = 0;
+	tsk->retries = 0;
+
+	security_inet_conn_established(sk, skb);
+	INET_ECN_xmit(sk);
+	tonic_connection_established(sk);
+	tonic_send_ctl(sk, TONIC_PKT_ACK, 0, 0, 0, 0);
+	tonic_timer_update(sk);
+}
+
+static void tonic_rcv_listen(struct sock *sk, struct sk_buff *skb)
+{
+	const struct tonichdr *th = tonic_hdr(skb);
+
+	if (th->type == TONIC_PKT_SYN) {
+		inet_csk(sk)->icsk_af_ops->conn_request(sk, skb);
+		return;
+	}
+	if (th->type != TONIC_PKT_RST) {
+		TONIC_INC_STATS(sock_net(sk), TONIC_MIB_DROP_NOSOCK);
+		tonic_send_reset_skb(sk, skb);
+	}
+}
+
+static void tonic_rcv_conn(struct sock *sk, struct sk_buff *skb)
+{
+	const struct tonichdr *th = tonic_hdr(skb);
+	struct tonic_sock *tsk = tonic_sk(sk);
+	u32 seq = ntohl(th->seq) - (tsk->irs + 1);
+	u32 ack = ntohl(th->ack) - (tsk->iss + 1);
+	u32 wnd = ntohs(th->wnd);
+	u8 type = th->type;
+
+	switch (type) {
+	case TONIC_PKT_SYN:
+		TONIC_INC_STATS(sock_net(sk), TONIC_MIB_DROP_STATE);
+		goto drop;
+	case TONIC_PKT_SYNACK:
+		/* Our final ACK was lost: the server repeats its SYN-ACK. */
+		if (ntohl(th->seq) == tsk->irs)
+			tonic_send_ctl(sk, TONIC_PKT_ACK, 0, 0, 0, 0);
+		goto drop;
+	case TONIC_PKT_RST:
+		if (!tonic_rst_valid(sk, ntohl(th->seq))) {
+			TONIC_INC_STATS(sock_net(sk), TONIC_MIB_DROP_STATE);
+			goto drop;
+		}
+		TONIC_INC_STATS(sock_net(sk), TONIC_MIB_RSTS_IN);
+		if (sk->sk_state == TCP_LAST_ACK || sk->sk_state == TCP_CLOSING)
+			tonic_done(sk);
+		else
+			tonic_reset(sk, sk->sk_state == TCP_CLOSE_WAIT ?
+					EPIPE : ECONNRESET);
+		goto drop;
+	}
+
+	/* The ack field may not acknowledge what we never sent. */
+	if (tonic_seg_before(tsk->snd_end + 1, ack) ||
+	    tonic_seg_before(ack + TONIC_MAX_WINDOW * 2, tsk->snd_una)) {
+		TONIC_INC_STATS(sock_net(sk), TONIC_MIB_DROP_STATE);
+		goto drop;
+	}
+
+	if (sk->sk_state == TCP_SYN_RECV) {
+		tsk->peer_wnd = min_t(u32, wnd, tsk->window);
+		tsk->peer_edge = ack + tsk->peer_wnd;
+		INET_ECN_xmit(sk);
+		tonic_connection_established(sk);
+	}
+
+	if (tsk->fin_sent && !tsk->fin_acked &&
+	    tonic_seg_before(tsk->fin_seg, ack)) {
+		if (tonic_fin_acked(sk))
+			goto drop;
+	}
+
+	switch (type) {
+	case TONIC_PKT_ACK:
+		TONIC_INC_STATS(sock_net(sk), TONIC_MIB_ACKS_IN);
+		tonic_ack_rcv(sk, ack, ntohl(th->sack) - (tsk->iss + 1),
+			      th->flags, ntohl(th->grant), wnd);
+		break;
+	case TONIC_PKT_DATA:
+		tonic_ack_rcv(sk, ack, 0, 0, 0, wnd);
+		if (sock_flag(sk, SOCK_DEAD) &&
+		    !tonic_seg_before(seq, tsk->rcv_nxt)) {
+			/* New data for a socket nobody can read any more. */
+			tonic_send_ctl(sk, TONIC_PKT_RST, 0, 0, 0, 0);
+			tonic_done(sk);
+			goto drop;
+		}
+		if (!((1 << sk->sk_state) & (TCPF_ESTABLISHED | TCPF_FIN_WAIT1 |
+					     TCPF_FIN_WAIT2 | TCPF_CLOSE_WAIT |
+					     TCPF_LAST_ACK | TCPF_CLOSING)))
+			goto drop;
+		tonic_data_rcv(sk, skb, seq);
+		return;
+	case TONIC_PKT_FIN:
+		tonic_ack_rcv(sk, ack, 0, 0, 0, wnd);
+		if (sk->sk_state != TCP_CLOSE)
+			tonic_fin_rcv(sk, seq);
+		break;
+	case TONIC_PKT_PROBE:
+		tonic_send_ctl(sk, TONIC_PKT_ACK, 0, 0, 0, 0);
+		break;
+	}
+drop:
+	kfree_skb(skb);
+}
+
+int tonic_rcv(struct sock *sk, struct sk_buff *skb)
+{
+	switch (sk->sk_state) {
+	case TCP_LISTEN:
+		tonic_rcv_listen(sk, skb);
+		break;
+	case TCP_SYN_SENT:
+		tonic_rcv_synsent(sk, skb);
+		break;
+	case TCP_CLOSE:
+		TONIC_INC_STATS(sock_net(sk), TONIC_MIB_DROP_STATE);
+		break;
+	default:
+		tonic_rcv_conn(sk, skb);
+		return 0;
+	}
+	consume_skb(skb);
+	return 0;
+}
+
+struct sock *tonic_check_req(struct sock *sk, struct sk_buff *skb,
+			     struct request_sock *req)
+{
+	const struct tonichdr *th = tonic_hdr(skb);
+	struct tonic_request_sock *treq = tonic_rsk(req);
+	struct sock *child;
+	bool own_req;
+
+	switch (th->type) {
+	case TONIC_PKT_SYN:
+		if (ntohl(th->seq) == treq->irs)
+			inet_rtx_syn_ack(sk, req);
+		return NULL;
+	case TONIC_PKT_RST:
+		if (ntohl(th->seq) == treq->iss + 1)
+			inet_csk_reqsk_queue_drop(sk, req);
+		return NULL;
+	case TONIC_PKT_SYNACK:
+		return NULL;
+	}
+	if (ntohl(th->ack) != treq->iss + 1 ||
+	    ntohl(th->seq) - (treq->irs + 1) > TONIC_MAX_WINDOW) {
+		TONIC_INC_STATS(sock_net(sk), TONIC_MIB_DROP_STATE);
+		req->rsk_ops->send_reset(sk, skb, SK_RST_REASON_NOT_SPECIFIED);
+		return NULL;
+	}
+	child = inet_csk(sk)->icsk_af_ops->syn_recv_sock(sk, skb, req, NULL,
+							 req, &own_req);
+	if (!child) {
+		TONIC_INC_STATS(sock_net(sk), TONIC_MIB_LISTEN_DROPS);
+		return NULL;
+	}
+	TONIC_INC_STATS(sock_net(sk), TONIC_MIB_PASSIVE_OPENS);
+	return inet_csk_complete_hashdance(sk, child, req, own_req);
+}
+
+int tonic_child_process(struct sock *parent, struct sock *child,
+			struct sk_buff *skb)
+	__releases(child)
+{
+	int state = child->sk_state;
+
+	if (!sock_owned_by_user(child)) {
+		tonic_rcv(child, skb);
+		if (state == TCP_SYN_RECV && child->sk_state != state)
+			parent->sk_data_ready(parent);
+	} else {
+		__sk_add_backlog(child, skb);
+	}
+	bh_unlock_sock(child);
+	sock_put(child);
+	return 0;
+}
+
+/* __sk_receive_skb() without its rcvbuf check: the receive window and
+ * tonic_data_rcv() bound memory, and ACKs must get through to a sender
+ * whose receive queue is full.
+ */
+int tonic_sk_receive_skb(struct sock *sk, struct sk_buff *skb, bool refcounted)
+{
+	if (sk_filter_trim_cap(sk, skb, TONIC_HDR_LEN))
+		goto discard;
+	skb->dev = NULL;
+	bh_lock_sock_nested(sk);
+	if (!sock_owned_by_user(sk)) {
+		tonic_rcv(sk, skb);
+	} else if (sk_add_backlog(sk, skb, 2 * READ_ONCE(sk->sk_rcvbuf) +
+				  READ_ONCE(sk->sk_sndbuf))) {
+		bh_unlock_sock(sk);
+		atomic_inc(&sk->sk_drops);
+		TONIC_INC_STATS(sock_net(sk), TONIC_MIB_DROP_MEM);
+		goto discard;
+	}
+	bh_unlock_sock(sk);
+	if (refcounted)
+		sock_put(sk);
+	return 0;
+discard:
+	kfree_skb(skb);
+	if (refcounted)
+		sock_put(sk);
+	return 0;
+}

@@ -1,0 +1,679 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tonic for Linux: IPv4 glue.
+ *
+ * Registration (proto, protosw, IP protocol handler), connect(), the
+ * receive entry point and demux, request socks and resets from the
+ * per-netns control socket.  Modelled on net/dccp/ipv4.c.
+ */
+#include <linux/icmp.h>
+#include <linux/module.h>
+#include <linux/random.h>
+#include <linux/skbuff.h>
+#include <net/icmp.h>
+#include <net/inet_common.h>
+#include <net/inet_ecn.h>
+#include <net/inet_hashtables.h>
+#include <net/ip.h>
+#include <net/protocol.h>
+#include <net/route.h>
+#include <net/secure_seq.h>
+#include <net/sock.h>
+#include <net/tcp.h>
+#include <net/tcp_states.h>
+#include <net/xfrm.h>
+
+#include "protocol.h"
+
+void tonic_v4_csum(struct sk_buff *skb, __be32 saddr, __be32 daddr)
+{
+	struct tonichdr *th = tonic_hdr(skb);
+	__wsum csum;
+
+	th->check = 0;
+	csum = skb_checksum(skb, skb_transport_offset(skb),
+			    skb->len - skb_transport_offset(skb), 0);
+	th->check = csum_tcpudp_magic(saddr, daddr,
+				      skb->len - skb_transport_offset(skb),
+				      tonic_protocol, csum);
+	skb->ip_summed = CHECKSUM_NONE;
+}
+
+/* Established sockets let the device (or validate_xmit_skb()) finish the
+ * checksum: veth passes CHECKSUM_PARTIAL through, so neither end spends
+ * cycles on it.  The field sits at offset 22, so devices that can only
+ * offload TCP/UDP checksums fall back to software.
+ */
+static void tonic_v4_send_check(struct sock *sk, struct sk_buff *skb)
+{
+	const struct inet_sock *inet = inet_sk(sk);
+	struct tonichdr *th = tonic_hdr(skb);
+	int len = skb->len - skb_transport_offset(skb);
+
+	th->check = ~csum_tcpudp_magic(inet->inet_saddr, inet->inet_daddr,
+				       len, tonic_protocol, 0);
+	skb->ip_summed = CHECKSUM_PARTIAL;
+	skb->csum_start = skb_transport_header(skb) - skb->head;
+	skb->csum_offset = offsetof(struct tonichdr, check);
+}
+
+static int tonic_v4_connect(struct sock *sk, struct sockaddr *uaddr,
+			    int addr_len)
+{
+	const struct sockaddr_in *usin = (struct sockaddr_in *)uaddr;
+	struct inet_sock *inet = inet_sk(sk);
+	struct tonic_sock *tsk = tonic_sk(sk);
+	__be16 orig_sport, orig_dport;
+	struct ip_options_rcu *inet_opt;
+	__be32 daddr, nexthop;
+	struct flowi4 *fl4;
+	struct rtable *rt;
+	int err;
+
+	if (addr_len < sizeof(struct sockaddr_in))
+		return -EINVAL;
+	if (usin->sin_family != AF_INET)
+		return -EAFNOSUPPORT;
+
+	nexthop = usin->sin_addr.s_addr;
+	daddr = nexthop;
+	inet_opt = rcu_dereference_protected(inet->inet_opt,
+					     lockdep_sock_is_held(sk));
+	if (inet_opt && inet_opt->opt.srr) {
+		if (!daddr)
+			return -EINVAL;
+		nexthop = inet_opt->opt.faddr;
+	}
+
+	orig_sport = inet->inet_sport;
+	orig_dport = usin->sin_port;
+	fl4 = &inet->cork.fl.u.ip4;
+	rt = ip_route_connect(fl4, nexthop, inet->inet_saddr,
+			      sk->sk_bound_dev_if, sk->sk_protocol, orig_sport,
+			      orig_dport, sk);
+	if (IS_ERR(rt))
+		return PTR_ERR(rt);
+	if (rt->rt_flags & (RTCF_MULTICAST | RTCF_BROADCAST)) {
+		ip_rt_put(rt);
+		return -ENETUNREACH;
+	}
+	if (!inet_opt || !inet_opt->opt.srr)
+		daddr = fl4->daddr;
+
+	if (!inet->inet_saddr) {
+		err = inet_bhash2_update_saddr(sk, &fl4->saddr, AF_INET);
+		if (err) {
+			ip_rt_put(rt);
+			return err;
+		}
+	} else {
+		sk_rcv_saddr_set(sk, inet->inet_saddr);
+	}
+
+	inet->inet_dport = usin->sin_port;
+	sk_daddr_set(sk, daddr);
+	inet_csk(sk)->icsk_ext_hdr_len = inet_opt ? inet_opt->opt.optlen : 0;
+
+	tonic_set_state(sk, TCP_SYN_SENT);
+	err = inet_hash_connect(&tonic_death_row, sk);
+	if (err)
+		goto failure;
+
+	rt = ip_route_newports(fl4, rt, orig_sport, orig_dport,
+			       inet->inet_sport, inet->inet_dport, sk);
+	if (IS_ERR(rt)) {
+		err = PTR_ERR(rt);
+		rt = NULL;
+		goto failure;
+	}
+	sk_setup_caps(sk, &rt->dst);
+	tsk->seg_size = tonic_pick_seg_size(sk, &rt->dst, tsk->user_seg_size);
+
+	tsk->iss = (u32)secure_dccp_sequence_number(inet->inet_saddr,
+						    inet->inet_daddr,
+						    inet->inet_sport,
+						    inet->inet_dport);
+	atomic_set(&inet->inet_id, get_random_u16());
+
+	rt = NULL;
+	err = tonic_send_syn(sk);
+	if (err)
+		goto failure;
+	return 0;
+
+failure:
+	tonic_set_state(sk, TCP_CLOSE);
+	inet_bhash2_reset_saddr(sk);
+	ip_rt_put(rt);
+	sk->sk_route_caps = 0;
+	inet->inet_dport = 0;
+	return err;
+}
+
+static struct dst_entry *tonic_v4_route_skb(struct net *net, struct sock *sk,
+					    struct sk_buff *skb)
+{
+	const struct iphdr *iph = ip_hdr(skb);
+	struct flowi4 fl4 = {
+		.flowi4_oif = inet_iif(skb),
+		.daddr = iph->saddr,
+		.saddr = iph->daddr,
+		.flowi4_proto = sk->sk_protocol,
+		.fl4_sport = tonic_hdr(skb)->dest,
+		.fl4_dport = tonic_hdr(skb)->source,
+	};
+	struct rtable *rt;
+
+	security_skb_classify_flow(skb, flowi4_to_flowi_common(&fl4));
+	rt = ip_route_output_flow(net, &fl4, sk);
+	if (IS_ERR(rt))
+		return NULL;
+	return &rt->dst;
+}
+
+void tonic_v4_send_reset(struct net *net, struct sk_buff *rxskb)
+{
+	const struct iphdr *rxiph = ip_hdr(rxskb);
+	struct dst_entry *dst;
+	struct sock *ctl_sk;
+	struct sk_buff *skb;
+	int err;
+
+	if (tonic_hdr(rxskb)->type == TONIC_PKT_RST)
+		return;
+	if (skb_rtable(rxskb)->rt_type != RTN_LOCAL)
+		return;
+
+	ctl_sk = tonic_pernet(net)->ctl_sk4;
+	dst = tonic_v4_route_skb(net, ctl_sk, rxskb);
+	if (!dst)
+		return;
+	skb = tonic_make_reset(ctl_sk, rxskb);
+	if (!skb)
+		goto out;
+	tonic_v4_csum(skb, rxiph->daddr, rxiph->saddr);
+	skb_dst_set(skb, dst_clone(dst));
+
+	local_bh_disable();
+	bh_lock_sock(ctl_sk);
+	err = ip_build_and_send_pkt(skb, ctl_sk, rxiph->daddr, rxiph->saddr,
+				    NULL, inet_sk(ctl_sk)->tos);
+	bh_unlock_sock(ctl_sk);
+	if (!net_xmit_eval(err))
+		TONIC_INC_STATS(net, TONIC_MIB_RSTS_OUT);
+	local_bh_enable();
+out:
+	dst_release(dst);
+}
+
+static void tonic_v4_reqsk_send_reset(const struct sock *sk,
+				      struct sk_buff *skb,
+				      enum sk_rst_reason reason)
+{
+	tonic_v4_send_reset(sock_net(sk), skb);
+}
+
+static int tonic_v4_send_synack(const struct sock *sk, struct request_sock *req)
+{
+	const struct inet_request_sock *ireq = inet_rsk(req);
+	struct dst_entry *dst;
+	struct sk_buff *skb;
+	struct flowi4 fl4;
+	int err = -1;
+
+	dst = inet_csk_route_req(sk, &fl4, req);
+	if (!dst)
+		return -EHOSTUNREACH;
+	skb = tonic_make_synack(sk, req);
+	if (skb) {
+		tonic_v4_csum(skb, ireq->ir_loc_addr, ireq->ir_rmt_addr);
+		skb_dst_set(skb, dst_clone(dst));
+		rcu_read_lock();
+		err = ip_build_and_send_pkt(skb, sk, ireq->ir_loc_addr,
+					    ireq->ir_rmt_addr,
+					    rcu_dereference(ireq->ireq_opt),
+					    READ_ONCE(inet_sk(sk)->tos));
+		rcu_read_unlock();
+		err = net_xmit_eval(err);
+	}
+	dst_release(dst);
+	return err;
+}
+
+static void tonic_reqsk_send_ack(const struct sock *sk, struct sk_buff *skb,
+				 struct request_sock *req)
+{
+}
+
+static void tonic_v4_reqsk_destructor(struct request_sock *req)
+{
+	kfree(rcu_dereference_protected(inet_rsk(req)->ireq_opt, 1));
+}
+
+static void tonic_syn_ack_timeout(const struct request_sock *req)
+{
+}
+
+static struct request_sock_ops tonic_v4_rsk_ops __read_mostly = {
+	.family		= PF_INET,
+	.obj_size	= sizeof(struct tonic_request_sock),
+	.rtx_syn_ack	= tonic_v4_send_synack,
+	.send_ack	= tonic_reqsk_send_ack,
+	.destructor	= tonic_v4_reqsk_destructor,
+	.send_reset	= tonic_v4_reqsk_send_reset,
+	.syn_ack_timeout = tonic_syn_ack_timeout,
+};
+
+/* A SYN reached a listener: answer with a SYN-ACK from a request sock. */
+static int tonic_v4_conn_request(struct sock *sk, struct sk_buff *skb)
+{
+	const struct tonic_synopt *opt;
+	struct inet_request_sock *ireq;
+	struct tonic_request_sock *treq;
+	struct request_sock *req;
+	struct dst_entry *dst;
+	struct flowi4 fl4;
+	int wanted;
+
+	if (skb_rtable(skb)->rt_flags & (RTCF_BROADCAST | RTCF_MULTICAST))
+		return 0;
+	if (inet_csk_reqsk_queue_is_full(sk) || sk_acceptq_is_full(sk))
+		goto drop;
+
+	req = inet_reqsk_alloc(&tonic_v4_rsk_ops, sk, true);
+	if (!req)
+		goto drop;
+
+	ireq = inet_rsk(req);
+	treq = tonic_rsk(req);
+	sk_rcv_saddr_set(req_to_sk(req), ip_hdr(skb)->daddr);
+	sk_daddr_set(req_to_sk(req), ip_hdr(skb)->saddr);
+	ireq->ir_mark = inet_request_mark(sk, skb);
+	ireq->ireq_family = AF_INET;
+	ireq->ir_iif = READ_ONCE(sk->sk_bound_dev_if);
+	ireq->ir_rmt_port = tonic_hdr(skb)->source;
+	ireq->ir_num = ntohs(tonic_hdr(skb)->dest);
+
+	if (security_inet_conn_request(sk, skb, req))
+		goto drop_and_free;
+
+	opt = (const struct tonic_synopt *)(tonic_hdr(skb) + 1);
+	treq->irs = ntohl(tonic_hdr(skb)->seq);
+	treq->iss = (u32)secure_dccp_sequence_number(ip_hdr(skb)->daddr,
+						     ip_hdr(skb)->saddr,
+						     tonic_hdr(skb)->dest,
+						     tonic_hdr(skb)->source);
+	treq->window = min_t(u16, ntohs(opt->window), tonic_default_window(sk));
+	treq->window = rounddown_pow_of_two(clamp_t(u16, treq->window, 1,
+						    TONIC_MAX_WINDOW));
+	treq->signals = ntohl(opt->signals) | TONIC_SIG_ACK;
+
+	wanted = ntohs(opt->seg_size);
+	if (tonic_sk(sk)->user_seg_size)
+		wanted = min(wanted, tonic_sk(sk)->user_seg_size);
+	dst = inet_csk_route_req(sk, &fl4, req);
+	if (!dst)
+		goto drop_and_free;
+	treq->seg_size = tonic_pick_seg_size(sk, dst, wanted);
+	dst_release(dst);
+
+	if (tonic_v4_send_synack(sk, req))
+		goto drop_and_free;
+
+	if (unlikely(!inet_csk_reqsk_queue_hash_add(sk, req, TCP_TIMEOUT_INIT)))
+		reqsk_free(req);
+	else
+		reqsk_put(req);
+	return 0;
+
+drop_and_free:
+	reqsk_free(req);
+drop:
+	TONIC_INC_STATS(sock_net(sk), TONIC_MIB_LISTEN_DROPS);
+	return 0;
+}
+
+static struct sock *tonic_v4_syn_recv_sock(const struct sock *sk,
+					   struct sk_buff *skb,
+					   struct request_sock *req,
+					   struct dst_entry *dst,
+					   struct request_sock *req_unhash,
+					   bool *own_req)
+{
+	struct inet_request_sock *ireq = inet_rsk(req);
+	struct tonic_request_sock *treq = tonic_rsk(req);
+	struct inet_sock *newinet;
+	struct tonic_sock *ntsk;
+	struct sock *newsk;
+
+	if (sk_acceptq_is_full(sk))
+		goto exit_overflow;
+
+	newsk = inet_csk_clone_lock(sk, req, GFP_ATOMIC);
+	if (!newsk)
+		goto exit_nonewsk;
+	tonic_init_child(newsk);
+
+	newinet = inet_sk(newsk);
+	sk_daddr_set(newsk, ireq->ir_rmt_addr);
+	sk_rcv_saddr_set(newsk, ireq->ir_loc_addr);
+	newinet->inet_saddr = ireq->ir_loc_addr;
+	RCU_INIT_POINTER(newinet->inet_opt, rcu_dereference(ireq->ireq_opt));
+	newinet->mc_index = inet_iif(skb);
+	newinet->mc_ttl = ip_hdr(skb)->ttl;
+	atomic_set(&newinet->inet_id, get_random_u16());
+
+	ntsk = tonic_sk(newsk);
+	ntsk->iss = treq->iss;
+	ntsk->irs = treq->irs;
+	ntsk->seg_size = treq->seg_size;
+	ntsk->window = treq->window;
+	ntsk->signals = treq->signals;
+
+	if (!dst) {
+		dst = inet_csk_route_child_sock(sk, newsk, req);
+		if (!dst)
+			goto put_and_exit;
+	}
+	sk_setup_caps(newsk, dst);
+
+	if (__inet_inherit_port(sk, newsk) < 0)
+		goto put_and_exit;
+	*own_req = inet_ehash_nolisten(newsk, req_to_sk(req_unhash), NULL);
+	if (*own_req)
+		ireq->ireq_opt = NULL;
+	else
+		newinet->inet_opt = NULL;
+	return newsk;
+
+exit_overflow:
+	TONIC_INC_STATS(sock_net(sk), TONIC_MIB_LISTEN_DROPS);
+exit_nonewsk:
+	dst_release(dst);
+	return NULL;
+put_and_exit:
+	newinet->inet_opt = NULL;
+	inet_csk_prepare_forced_close(newsk);
+	tonic_done(newsk);
+	return NULL;
+}
+
+static int tonic_v4_rcv(struct sk_buff *skb)
+{
+	struct net *net = dev_net(skb->dev);
+	const struct tonichdr *th;
+	bool refcounted;
+	struct sock *sk;
+
+	if (skb->pkt_type != PACKET_HOST)
+		goto discard;
+	if (tonic_hdr_bad(skb)) {
+		TONIC_INC_STATS(net, TONIC_MIB_DROP_MALFORMED);
+		goto discard;
+	}
+	if (skb_checksum_init(skb, tonic_protocol, inet_compute_pseudo) ||
+	    skb_checksum_complete(skb)) {
+		TONIC_INC_STATS(net, TONIC_MIB_DROP_CSUM);
+		goto discard;
+	}
+	th = tonic_hdr(skb);
+	TONIC_SKB_CB(skb)->ce = INET_ECN_is_ce(ip_hdr(skb)->tos);
+
+lookup:
+	sk = __inet_lookup_skb(&tonic_hashinfo, skb, TONIC_HDR_LEN, th->source,
+			       th->dest, inet_sdif(skb), &refcounted);
+	if (!sk)
+		goto no_sock;
+
+	if (sk->sk_state == TCP_TIME_WAIT) {
+		inet_twsk_put(inet_twsk(sk));
+		goto no_sock;
+	}
+	if (sk->sk_state == TCP_NEW_SYN_RECV) {
+		struct request_sock *req = inet_reqsk(sk);
+		struct sock *nsk;
+
+		sk = req->rsk_listener;
+		if (unlikely(sk->sk_state != TCP_LISTEN)) {
+			inet_csk_reqsk_queue_drop_and_put(sk, req);
+			goto lookup;
+		}
+		sock_hold(sk);
+		refcounted = true;
+		nsk = tonic_check_req(sk, skb, req);
+		if (!nsk) {
+			reqsk_put(req);
+			goto discard_and_relse;
+		}
+		tonic_child_process(sk, nsk, skb);
+		sock_put(sk);
+		return 0;
+	}
+	if (sk->sk_protocol != tonic_protocol || sk->sk_family != AF_INET)
+		goto discard_and_relse;
+
+	if (!xfrm4_policy_check(sk, XFRM_POLICY_IN, skb))
+		goto discard_and_relse;
+	nf_reset_ct(skb);
+	return tonic_sk_receive_skb(sk, skb, refcounted);
+
+no_sock:
+	if (!xfrm4_policy_check(NULL, XFRM_POLICY_IN, skb))
+		goto discard;
+	TONIC_INC_STATS(net, TONIC_MIB_DROP_NOSOCK);
+	tonic_v4_send_reset(net, skb);
+discard:
+	kfree_skb(skb);
+	return 0;
+
+discard_and_relse:
+	if (refcounted)
+		sock_put(sk);
+	goto discard;
+}
+
+static int tonic_v4_err(struct sk_buff *skb, u32 info)
+{
+	const struct iphdr *iph = (struct iphdr *)skb->data;
+	const int offset = iph->ihl << 2;
+	const int type = icmp_hdr(skb)->type;
+	const int code = icmp_hdr(skb)->code;
+	struct net *net = dev_net(skb->dev);
+	const struct tonichdr *th;
+	struct sock *sk;
+	int err;
+
+	/* ICMP quotes at least 8 bytes: the ports, type, flags and length */
+	if (!pskb_may_pull(skb, offset + 8))
+		return -EINVAL;
+	iph = (struct iphdr *)skb->data;
+	th = (struct tonichdr *)(skb->data + offset);
+
+	sk = __inet_lookup_established(net, &tonic_hashinfo, iph->daddr,
+				       th->dest, iph->saddr, ntohs(th->source),
+				       inet_iif(skb), 0);
+	if (!sk)
+		return -ENOENT;
+	if (sk->sk_state == TCP_TIME_WAIT) {
+		inet_twsk_put(inet_twsk(sk));
+		return 0;
+	}
+	if (sk->sk_state == TCP_NEW_SYN_RECV) {
+		reqsk_put(inet_reqsk(sk));
+		return 0;
+	}
+
+	bh_lock_sock(sk);
+	switch (type) {
+	case ICMP_REDIRECT:
+		if (!sock_owned_by_user(sk)) {
+			struct dst_entry *dst = __sk_dst_check(sk, 0);
+
+			if (dst)
+				dst->ops->redirect(dst, sk, skb);
+		}
+		goto out;
+	case ICMP_SOURCE_QUENCH:
+		goto out;
+	case ICMP_PARAMETERPROB:
+		err = EPROTO;
+		break;
+	case ICMP_DEST_UNREACH:
+		if (code > NR_ICMP_UNREACH)
+			goto out;
+		if (code == ICMP_FRAG_NEEDED) {
+			/* C is fixed for the connection; just update the route. */
+			if (!sock_owned_by_user(sk))
+				inet_csk_update_pmtu(sk, info);
+			goto out;
+		}
+		err = icmp_err_convert[code].errno;
+		break;
+	case ICMP_TIME_EXCEEDED:
+		err = EHOSTUNREACH;
+		break;
+	default:
+		goto out;
+	}
+
+	if (sk->sk_state == TCP_SYN_SENT && !sock_owned_by_user(sk)) {
+		tonic_reset(sk, err);
+		goto out;
+	}
+	WRITE_ONCE(sk->sk_err_soft, err);
+out:
+	bh_unlock_sock(sk);
+	sock_put(sk);
+	return 0;
+}
+
+static const struct inet_connection_sock_af_ops tonic_ipv4_af_ops = {
+	.queue_xmit	= ip_queue_xmit,
+	.send_check	= tonic_v4_send_check,
+	.rebuild_header	= inet_sk_rebuild_header,
+	.conn_request	= tonic_v4_conn_request,
+	.syn_recv_sock	= tonic_v4_syn_recv_sock,
+	.net_header_len	= sizeof(struct iphdr),
+	.setsockopt	= ip_setsockopt,
+	.getsockopt	= ip_getsockopt,
+	.addr2sockaddr	= inet_csk_addr2sockaddr,
+	.sockaddr_len	= sizeof(struct sockaddr_in),
+};
+
+static int tonic_v4_init_sock(struct sock *sk)
+{
+	int err = tonic_init_sock(sk);
+
+	if (!err)
+		inet_csk(sk)->icsk_af_ops = &tonic_ipv4_af_ops;
+	return err;
+}
+
+static struct proto tonic_v4_prot = {
+	.name			= "TONIC",
+	.owner			= THIS_MODULE,
+	.close			= tonic_close,
+	.connect		= tonic_v4_connect,
+	.disconnect		= tonic_disconnect,
+	.ioctl			= tonic_ioctl,
+	.init			= tonic_v4_init_sock,
+	.setsockopt		= tonic_setsockopt,
+	.getsockopt		= tonic_getsockopt,
+	.sendmsg		= tonic_sendmsg,
+	.recvmsg		= tonic_recvmsg,
+	.backlog_rcv		= tonic_rcv,
+	.release_cb		= tonic_release_cb,
+	.hash			= inet_hash,
+	.unhash			= inet_unhash,
+	.accept			= inet_csk_accept,
+	.get_port		= inet_csk_get_port,
+	.shutdown		= tonic_shutdown,
+	.destroy		= tonic_destroy_sock,
+	.no_autobind		= true,
+	.orphan_count		= &tonic_orphan_count,
+	.sockets_allocated	= &tonic_sockets_allocated,
+	.memory_allocated	= &tonic_memory_allocated,
+	.per_cpu_fw_alloc	= &tonic_memory_per_cpu_fw_alloc,
+	.memory_pressure	= &tonic_memory_pressure,
+	.enter_memory_pressure	= tonic_enter_memory_pressure,
+	.sysctl_mem		= sysctl_tonic_mem,
+	.sysctl_wmem		= sysctl_tonic_wmem,
+	.sysctl_rmem		= sysctl_tonic_rmem,
+	.max_header		= MAX_TONIC_HEADER,
+	.obj_size		= sizeof(struct tonic_sock),
+	.slab_flags		= SLAB_TYPESAFE_BY_RCU,
+	.rsk_prot		= &tonic_v4_rsk_ops,
+	.h.hashinfo		= &tonic_hashinfo,
+};
+
+static const struct proto_ops tonic_inet_ops = {
+	.family		= PF_INET,
+	.owner		= THIS_MODULE,
+	.release	= inet_release,
+	.bind		= inet_bind,
+	.connect	= inet_stream_connect,
+	.socketpair	= sock_no_socketpair,
+	.accept		= inet_accept,
+	.getname	= inet_getname,
+	.poll		= tonic_poll,
+	.ioctl		= inet_ioctl,
+	.gettstamp	= sock_gettstamp,
+	.listen		= tonic_inet_listen,
+	.shutdown	= inet_shutdown,
+	.setsockopt	= sock_common_setsockopt,
+	.getsockopt	= sock_common_getsockopt,
+	.sendmsg	= inet_sendmsg,
+	.recvmsg	= sock_common_recvmsg,
+	.mmap		= sock_no_mmap,
+};
+
+static struct inet_protosw tonic_v4_protosw = {
+	.type		= SOCK_STREAM,
+	.protocol	= IPPROTO_TONIC,
+	.prot		= &tonic_v4_prot,
+	.ops		= &tonic_inet_ops,
+	.flags		= INET_PROTOSW_ICSK,
+};
+
+static const struct net_protocol tonic_v4_protocol = {
+	.handler	= tonic_v4_rcv,
+	.err_handler	= tonic_v4_err,
+	.no_policy	= 1,
+	.icmp_strict_tag_validation = 1,
+};
+
+int tonic_v4_ctl_sock_create(struct net *net)
+{
+	return inet_ctl_sock_create(&tonic_pernet(net)->ctl_sk4, PF_INET,
+				    SOCK_RAW, tonic_protocol, net);
+}
+
+void tonic_v4_ctl_sock_destroy(struct net *net)
+{
+	inet_ctl_sock_destroy(tonic_pernet(net)->ctl_sk4);
+}
+
+int tonic_ipv4_init(void)
+{
+	int err;
+
+	err = proto_register(&tonic_v4_prot, 1);
+	if (err)
+		return err;
+	tonic_v4_protosw.protocol = tonic_protocol;
+	inet_register_protosw(&tonic_v4_protosw);
+	if (inet_add_protocol(&tonic_v4_protocol, tonic_protocol)) {
+		pr_err("tonic: IP protocol %d is taken\n", tonic_protocol);
+		inet_unregister_protosw(&tonic_v4_protosw);
+		proto_unregister(&tonic_v4_prot);
+		return -EBUSY;
+	}
+	return 0;
+}
+
+void tonic_ipv4_exit(void)
+{
+	inet_del_protocol(&tonic_v4_protocol, tonic_protocol);
+	inet_unregister_protosw(&tonic_v4_protosw);
+	proto_unregister(&tonic_v4_prot);
+}

@@ -1,0 +1,715 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tonic for Linux: IPv6 glue.
+ *
+ * The IPv6 counterpart of ipv4.c, modelled on net/dccp/ipv6.c.  IPv4-mapped
+ * addresses are not supported: sockets are IPV6_V6ONLY by default,
+ * connect() to a mapped address fails with ENETUNREACH and IPv4 SYNs that
+ * reach an IPv6 listener are dropped.
+ */
+#include <linux/module.h>
+#include <linux/random.h>
+#include <linux/skbuff.h>
+#include <net/addrconf.h>
+#include <net/icmp.h>
+#include <net/inet6_connection_sock.h>
+#include <net/inet6_hashtables.h>
+#include <net/inet_common.h>
+#include <net/inet_ecn.h>
+#include <net/ip6_checksum.h>
+#include <net/ip6_route.h>
+#include <net/ipv6.h>
+#include <net/protocol.h>
+#include <net/secure_seq.h>
+#include <net/sock.h>
+#include <net/tcp.h>
+#include <net/tcp_states.h>
+#include <net/transp_v6.h>
+#include <net/xfrm.h>
+
+#include "protocol.h"
+
+struct tonic6_sock {
+	struct tonic_sock tonic;
+	struct ipv6_pinfo inet6;
+};
+
+void tonic_v6_csum(struct sk_buff *skb, const struct in6_addr *saddr,
+		   const struct in6_addr *daddr)
+{
+	struct tonichdr *th = tonic_hdr(skb);
+	int off = skb_transport_offset(skb);
+	__wsum csum;
+
+	th->check = 0;
+	csum = skb_checksum(skb, off, skb->len - off, 0);
+	th->check = csum_ipv6_magic(saddr, daddr, skb->len - off,
+				    tonic_protocol, csum);
+	skb->ip_summed = CHECKSUM_NONE;
+}
+
+/* As tonic_v4_send_check(): the checksum is left to the device. */
+static void tonic_v6_send_check(struct sock *sk, struct sk_buff *skb)
+{
+	struct tonichdr *th = tonic_hdr(skb);
+	int len = skb->len - skb_transport_offset(skb);
+
+	th->check = ~csum_ipv6_magic(&inet6_sk(sk)->saddr, &sk->sk_v6_daddr,
+				     len, tonic_protocol, 0);
+	skb->ip_summed = CHECKSUM_PARTIAL;
+	skb->csum_start = skb_transport_header(skb) - skb->head;
+	skb->csum_offset = offsetof(struct tonichdr, check);
+}
+
+static int tonic_v6_connect(struct sock *sk, struct sockaddr *uaddr,
+			    int addr_len)
+{
+	struct sockaddr_in6 *usin = (struct sockaddr_in6 *)uaddr;
+	struct inet_connection_sock *icsk = inet_csk(sk);
+	struct ipv6_pinfo *np = inet6_sk(sk);
+	struct inet_sock *inet = inet_sk(sk);
+	struct tonic_sock *tsk = tonic_sk(sk);
+	struct in6_addr *saddr = NULL, *final_p, final;
+	struct ipv6_txoptions *opt;
+	struct dst_entry *dst;
+	struct flowi6 fl6;
+	int addr_type, err;
+
+	if (addr_len < SIN6_LEN_RFC2133)
+		return -EINVAL;
+	if (usin->sin6_family != AF_INET6)
+		return -EAFNOSUPPORT;
+
+	memset(&fl6, 0, sizeof(fl6));
+	if (ipv6_addr_any(&usin->sin6_addr))
+		usin->sin6_addr.s6_addr[15] = 1;
+	addr_type = ipv6_addr_type(&usin->sin6_addr);
+	if (addr_type & IPV6_ADDR_MULTICAST)
+		return -ENETUNREACH;
+	if (addr_type == IPV6_ADDR_MAPPED)
+		return -ENETUNREACH;
+	if (addr_type & IPV6_ADDR_LINKLOCAL) {
+		if (addr_len >= sizeof(struct sockaddr_in6) &&
+		    usin->sin6_scope_id) {
+			if (sk->sk_bound_dev_if &&
+			    sk->sk_bound_dev_if != usin->sin6_scope_id)
+				return -EINVAL;
+			sk->sk_bound_dev_if = usin->sin6_scope_id;
+		}
+		if (!sk->sk_bound_dev_if)
+			return -EINVAL;
+	}
+
+	sk->sk_v6_daddr = usin->sin6_addr;
+	np->flow_label = 0;
+
+	if (!ipv6_addr_any(&sk->sk_v6_rcv_saddr))
+		saddr = &sk->sk_v6_rcv_saddr;
+
+	fl6.flowi6_proto = sk->sk_protocol;
+	fl6.daddr = sk->sk_v6_daddr;
+	fl6.saddr = saddr ? *saddr : np->saddr;
+	fl6.flowi6_oif = sk->sk_bound_dev_if;
+	fl6.fl6_dport = usin->sin6_port;
+	fl6.fl6_sport = inet->inet_sport;
+	security_sk_classify_flow(sk, flowi6_to_flowi_common(&fl6));
+
+	opt = rcu_dereference_protected(np->opt, lockdep_sock_is_held(sk));
+	final_p = fl6_update_dst(&fl6, opt, &final);
+
+	dst = ip6_dst_lookup_flow(sock_net(sk), sk, &fl6, final_p);
+	if (IS_ERR(dst)) {
+		err = PTR_ERR(dst);
+		goto failure;
+	}
+	if (!saddr) {
+		saddr = &fl6.saddr;
+		err = inet_bhash2_update_saddr(sk, saddr, AF_INET6);
+		if (err) {
+			dst_release(dst);
+			goto failure;
+		}
+	}
+	np->saddr = *saddr;
+	inet->inet_rcv_saddr = LOOPBACK4_IPV6;
+	ip6_dst_store(sk, dst, NULL, NULL);
+
+	icsk->icsk_ext_hdr_len = opt ? opt->opt_flen + opt->opt_nflen : 0;
+	inet->inet_dport = usin->sin6_port;
+
+	tonic_set_state(sk, TCP_SYN_SENT);
+	err = inet6_hash_connect(&tonic_death_row, sk);
+	if (err)
+		goto late_failure;
+
+	tsk->seg_size = tonic_pick_seg_size(sk, dst, tsk->user_seg_size);
+	tsk->iss = (u32)secure_dccpv6_sequence_number(np->saddr.s6_addr32,
+						      sk->sk_v6_daddr.s6_addr32,
+						      inet->inet_sport,
+						      inet->inet_dport);
+	err = tonic_send_syn(sk);
+	if (err)
+		goto late_failure;
+	return 0;
+
+late_failure:
+	tonic_set_state(sk, TCP_CLOSE);
+	inet_bhash2_reset_saddr(sk);
+	__sk_dst_reset(sk);
+failure:
+	inet->inet_dport = 0;
+	sk->sk_route_caps = 0;
+	return err;
+}
+
+void tonic_v6_send_reset(struct net *net, struct sk_buff *rxskb)
+{
+	const struct ipv6hdr *rxip6h = ipv6_hdr(rxskb);
+	struct dst_entry *dst;
+	struct sk_buff *skb;
+	struct sock *ctl_sk;
+	struct flowi6 fl6;
+
+	if (tonic_hdr(rxskb)->type == TONIC_PKT_RST)
+		return;
+	if (!ipv6_unicast_destination(rxskb))
+		return;
+
+	ctl_sk = tonic_pernet(net)->ctl_sk6;
+	skb = tonic_make_reset(ctl_sk, rxskb);
+	if (!skb)
+		return;
+	tonic_v6_csum(skb, &rxip6h->daddr, &rxip6h->saddr);
+
+	memset(&fl6, 0, sizeof(fl6));
+	fl6.daddr = rxip6h->saddr;
+	fl6.saddr = rxip6h->daddr;
+	fl6.flowi6_proto = tonic_protocol;
+	fl6.flowi6_oif = inet6_iif(rxskb);
+	fl6.fl6_dport = tonic_hdr(skb)->dest;
+	fl6.fl6_sport = tonic_hdr(skb)->source;
+	security_skb_classify_flow(rxskb, flowi6_to_flowi_common(&fl6));
+
+	dst = ip6_dst_lookup_flow(net, ctl_sk, &fl6, NULL);
+	if (IS_ERR(dst)) {
+		kfree_skb(skb);
+		return;
+	}
+	skb_dst_set(skb, dst);
+	local_bh_disable();
+	ip6_xmit(ctl_sk, skb, &fl6, 0, NULL, 0, 0);
+	TONIC_INC_STATS(net, TONIC_MIB_RSTS_OUT);
+	local_bh_enable();
+}
+
+static void tonic_v6_reqsk_send_reset(const struct sock *sk,
+				      struct sk_buff *skb,
+				      enum sk_rst_reason reason)
+{
+	tonic_v6_send_reset(sock_net(sk), skb);
+}
+
+static int tonic_v6_send_synack(const struct sock *sk, struct request_sock *req)
+{
+	struct inet_request_sock *ireq = inet_rsk(req);
+	const struct ipv6_pinfo *np = inet6_sk(sk);
+	struct in6_addr *final_p, final;
+	struct ipv6_txoptions *opt;
+	struct dst_entry *dst;
+	struct sk_buff *skb;
+	struct flowi6 fl6;
+	int err = -1;
+
+	memset(&fl6, 0, sizeof(fl6));
+	fl6.flowi6_proto = tonic_protocol;
+	fl6.daddr = ireq->ir_v6_rmt_addr;
+	fl6.saddr = ireq->ir_v6_loc_addr;
+	fl6.flowi6_oif = ireq->ir_iif;
+	fl6.fl6_dport = ireq->ir_rmt_port;
+	fl6.fl6_sport = htons(ireq->ir_num);
+	security_req_classify_flow(req, flowi6_to_flowi_common(&fl6));
+
+	rcu_read_lock();
+	final_p = fl6_update_dst(&fl6, rcu_dereference(np->opt), &final);
+	rcu_read_unlock();
+
+	dst = ip6_dst_lookup_flow(sock_net(sk), sk, &fl6, final_p);
+	if (IS_ERR(dst))
+		return PTR_ERR(dst);
+
+	skb = tonic_make_synack(sk, req);
+	if (skb) {
+		tonic_v6_csum(skb, &ireq->ir_v6_loc_addr, &ireq->ir_v6_rmt_addr);
+		skb_dst_set(skb, dst_clone(dst));
+		fl6.daddr = ireq->ir_v6_rmt_addr;
+		rcu_read_lock();
+		opt = ireq->ipv6_opt;
+		if (!opt)
+			opt = rcu_dereference(np->opt);
+		err = ip6_xmit(sk, skb, &fl6, READ_ONCE(sk->sk_mark), opt,
+			       np->tclass, READ_ONCE(sk->sk_priority));
+		rcu_read_unlock();
+		err = net_xmit_eval(err);
+	}
+	dst_release(dst);
+	return err;
+}
+
+static void tonic_v6_reqsk_send_ack(const struct sock *sk, struct sk_buff *skb,
+				    struct request_sock *req)
+{
+}
+
+static void tonic_v6_reqsk_destructor(struct request_sock *req)
+{
+	kfree(inet_rsk(req)->ipv6_opt);
+	kfree_skb(inet_rsk(req)->pktopts);
+}
+
+static void tonic_v6_syn_ack_timeout(const struct request_sock *req)
+{
+}
+
+static struct request_sock_ops tonic_v6_rsk_ops __read_mostly = {
+	.family		= AF_INET6,
+	.obj_size	= sizeof(struct tonic_request_sock),
+	.rtx_syn_ack	= tonic_v6_send_synack,
+	.send_ack	= tonic_v6_reqsk_send_ack,
+	.destructor	= tonic_v6_reqsk_destructor,
+	.send_reset	= tonic_v6_reqsk_send_reset,
+	.syn_ack_timeout = tonic_v6_syn_ack_timeout,
+};
+
+static int tonic_v6_conn_request(struct sock *sk, struct sk_buff *skb)
+{
+	const struct tonichdr *th = tonic_hdr(skb);
+	const struct tonic_synopt *opt;
+	struct tonic_request_sock *treq;
+	struct inet_request_sock *ireq;
+	struct request_sock *req;
+	struct dst_entry *dst;
+	struct flowi6 fl6;
+	int wanted;
+
+	if (skb->protocol == htons(ETH_P_IP))
+		return 0;	/* no IPv4-mapped connections */
+	if (!ipv6_unicast_destination(skb))
+		return 0;
+	if (ipv6_addr_v4mapped(&ipv6_hdr(skb)->saddr))
+		return 0;
+	if (inet_csk_reqsk_queue_is_full(sk) || sk_acceptq_is_full(sk))
+		goto drop;
+
+	req = inet_reqsk_alloc(&tonic_v6_rsk_ops, sk, true);
+	if (!req)
+		goto drop;
+	ireq = inet_rsk(req);
+	treq = tonic_rsk(req);
+	ireq->ir_v6_rmt_addr = ipv6_hdr(skb)->saddr;
+	ireq->ir_v6_loc_addr = ipv6_hdr(skb)->daddr;
+	ireq->ireq_family = AF_INET6;
+	ireq->ir_mark = inet_request_mark(sk, skb);
+	ireq->ir_rmt_port = th->source;
+	ireq->ir_num = ntohs(th->dest);
+	if (security_inet_conn_request(sk, skb, req))
+		goto drop_and_free;
+	ireq->ir_iif = READ_ONCE(sk->sk_bound_dev_if);
+	if (!ireq->ir_iif &&
+	    ipv6_addr_type(&ireq->ir_v6_rmt_addr) & IPV6_ADDR_LINKLOCAL)
+		ireq->ir_iif = inet6_iif(skb);
+
+	opt = (const struct tonic_synopt *)(th + 1);
+	treq->irs = ntohl(th->seq);
+	treq->iss = (u32)secure_dccpv6_sequence_number(ipv6_hdr(skb)->daddr.s6_addr32,
+						       ipv6_hdr(skb)->saddr.s6_addr32,
+						       th->dest, th->source);
+	treq->window = min_t(u16, ntohs(opt->window), tonic_default_window(sk));
+	treq->window = rounddown_pow_of_two(clamp_t(u16, treq->window, 1,
+						    TONIC_MAX_WINDOW));
+	treq->signals = ntohl(opt->signals) | TONIC_SIG_ACK;
+	wanted = ntohs(opt->seg_size);
+	if (tonic_sk(sk)->user_seg_size)
+		wanted = min(wanted, tonic_sk(sk)->user_seg_size);
+	dst = inet6_csk_route_req(sk, &fl6, req, tonic_protocol);
+	if (!dst)
+		goto drop_and_free;
+	treq->seg_size = tonic_pick_seg_size(sk, dst, wanted);
+	dst_release(dst);
+
+	if (tonic_v6_send_synack(sk, req))
+		goto drop_and_free;
+	if (unlikely(!inet_csk_reqsk_queue_hash_add(sk, req, TCP_TIMEOUT_INIT)))
+		reqsk_free(req);
+	else
+		reqsk_put(req);
+	return 0;
+
+drop_and_free:
+	reqsk_free(req);
+drop:
+	TONIC_INC_STATS(sock_net(sk), TONIC_MIB_LISTEN_DROPS);
+	return 0;
+}
+
+static struct sock *tonic_v6_syn_recv_sock(const struct sock *sk,
+					   struct sk_buff *skb,
+					   struct request_sock *req,
+					   struct dst_entry *dst,
+					   struct request_sock *req_unhash,
+					   bool *own_req)
+{
+	struct inet_request_sock *ireq = inet_rsk(req);
+	struct tonic_request_sock *treq = tonic_rsk(req);
+	const struct ipv6_pinfo *np = inet6_sk(sk);
+	struct ipv6_txoptions *opt;
+	struct inet_sock *newinet;
+	struct ipv6_pinfo *newnp;
+	struct tonic_sock *ntsk;
+	struct sock *newsk;
+
+	if (skb->protocol == htons(ETH_P_IP))
+		return NULL;
+	if (sk_acceptq_is_full(sk))
+		goto out_overflow;
+	if (!dst) {
+		struct flowi6 fl6;
+
+		dst = inet6_csk_route_req(sk, &fl6, req, tonic_protocol);
+		if (!dst)
+			goto out;
+	}
+	newsk = inet_csk_clone_lock(sk, req, GFP_ATOMIC);
+	if (!newsk)
+		goto out_nonewsk;
+	tonic_init_child(newsk);
+
+	ip6_dst_store(newsk, dst, NULL, NULL);
+	newinet = inet_sk(newsk);
+	newinet->pinet6 = &((struct tonic6_sock *)newsk)->inet6;
+	newnp = inet6_sk(newsk);
+	memcpy(newnp, np, sizeof(struct ipv6_pinfo));
+
+	newsk->sk_v6_daddr = ireq->ir_v6_rmt_addr;
+	newnp->saddr = ireq->ir_v6_loc_addr;
+	newsk->sk_v6_rcv_saddr = ireq->ir_v6_loc_addr;
+	newsk->sk_bound_dev_if = ireq->ir_iif;
+	newinet->inet_opt = NULL;
+	newnp->rxopt.all = np->rxopt.all;
+	newnp->ipv6_mc_list = NULL;
+	newnp->ipv6_ac_list = NULL;
+	newnp->ipv6_fl_list = NULL;
+	newnp->pktoptions = NULL;
+	newnp->opt = NULL;
+	newnp->mcast_oif = inet6_iif(skb);
+	newnp->mcast_hops = ipv6_hdr(skb)->hop_limit;
+
+	opt = ireq->ipv6_opt;
+	if (!opt)
+		opt = rcu_dereference(np->opt);
+	if (opt) {
+		opt = ipv6_dup_options(newsk, opt);
+		RCU_INIT_POINTER(newnp->opt, opt);
+	}
+	inet_csk(newsk)->icsk_ext_hdr_len = opt ? opt->opt_nflen +
+						  opt->opt_flen : 0;
+	newinet->inet_daddr = LOOPBACK4_IPV6;
+	newinet->inet_saddr = LOOPBACK4_IPV6;
+	newinet->inet_rcv_saddr = LOOPBACK4_IPV6;
+
+	ntsk = tonic_sk(newsk);
+	ntsk->iss = treq->iss;
+	ntsk->irs = treq->irs;
+	ntsk->seg_size = treq->seg_size;
+	ntsk->window = treq->window;
+	ntsk->signals = treq->signals;
+
+	if (__inet_inherit_port(sk, newsk) < 0) {
+		inet_csk_prepare_forced_close(newsk);
+		tonic_done(newsk);
+		goto out;
+	}
+	*own_req = inet_ehash_nolisten(newsk, req_to_sk(req_unhash), NULL);
+	if (*own_req && ireq->pktopts) {
+		consume_skb(ireq->pktopts);
+		ireq->pktopts = NULL;
+	}
+	return newsk;
+
+out_overflow:
+	TONIC_INC_STATS(sock_net(sk), TONIC_MIB_LISTEN_DROPS);
+out_nonewsk:
+	dst_release(dst);
+out:
+	return NULL;
+}
+
+static int tonic_v6_rcv(struct sk_buff *skb)
+{
+	struct net *net = dev_net(skb->dev);
+	const struct tonichdr *th;
+	bool refcounted;
+	struct sock *sk;
+
+	if (skb->pkt_type != PACKET_HOST)
+		goto discard;
+	if (tonic_hdr_bad(skb)) {
+		TONIC_INC_STATS(net, TONIC_MIB_DROP_MALFORMED);
+		goto discard;
+	}
+	if (skb_checksum_init(skb, tonic_protocol, ip6_compute_pseudo) ||
+	    skb_checksum_complete(skb)) {
+		TONIC_INC_STATS(net, TONIC_MIB_DROP_CSUM);
+		goto discard;
+	}
+	th = tonic_hdr(skb);
+	TONIC_SKB_CB(skb)->ce = INET_ECN_is_ce(ipv6_get_dsfield(ipv6_hdr(skb)));
+
+lookup:
+	sk = __inet6_lookup_skb(&tonic_hashinfo, skb, TONIC_HDR_LEN, th->source,
+				th->dest, inet6_iif(skb), inet6_sdif(skb),
+				&refcounted);
+	if (!sk)
+		goto no_sock;
+	if (sk->sk_state == TCP_TIME_WAIT) {
+		inet_twsk_put(inet_twsk(sk));
+		goto no_sock;
+	}
+	if (sk->sk_state == TCP_NEW_SYN_RECV) {
+		struct request_sock *req = inet_reqsk(sk);
+		struct sock *nsk;
+
+		sk = req->rsk_listener;
+		if (unlikely(sk->sk_state != TCP_LISTEN)) {
+			inet_csk_reqsk_queue_drop_and_put(sk, req);
+			goto lookup;
+		}
+		sock_hold(sk);
+		refcounted = true;
+		nsk = tonic_check_req(sk, skb, req);
+		if (!nsk) {
+			reqsk_put(req);
+			goto discard_and_relse;
+		}
+		tonic_child_process(sk, nsk, skb);
+		sock_put(sk);
+		return 0;
+	}
+	if (sk->sk_protocol != tonic_protocol || sk->sk_family != AF_INET6)
+		goto discard_and_relse;
+	if (!xfrm6_policy_check(sk, XFRM_POLICY_IN, skb))
+		goto discard_and_relse;
+	nf_reset_ct(skb);
+	return tonic_sk_receive_skb(sk, skb, refcounted);
+
+no_sock:
+	if (!xfrm6_policy_check(NULL, XFRM_POLICY_IN, skb))
+		goto discard;
+	TONIC_INC_STATS(net, TONIC_MIB_DROP_NOSOCK);
+	tonic_v6_send_reset(net, skb);
+discard:
+	kfree_skb(skb);
+	return 0;
+
+discard_and_relse:
+	if (refcounted)
+		sock_put(sk);
+	goto discard;
+}
+
+static int tonic_v6_err(struct sk_buff *skb, struct inet6_skb_parm *opt,
+			u8 type, u8 code, int offset, __be32 info)
+{
+	const struct ipv6hdr *hdr = (const struct ipv6hdr *)skb->data;
+	struct net *net = dev_net_rcu(skb->dev);
+	const struct tonichdr *th;
+	struct sock *sk;
+	int err;
+
+	if (!pskb_may_pull(skb, offset + 8))
+		return -EINVAL;
+	hdr = (const struct ipv6hdr *)skb->data;
+	th = (const struct tonichdr *)(skb->data + offset);
+
+	sk = __inet6_lookup_established(net, &tonic_hashinfo, &hdr->daddr,
+					th->dest, &hdr->saddr, ntohs(th->source),
+					inet6_iif(skb), 0);
+	if (!sk)
+		return -ENOENT;
+	if (sk->sk_state == TCP_TIME_WAIT) {
+		inet_twsk_put(inet_twsk(sk));
+		return 0;
+	}
+	if (sk->sk_state == TCP_NEW_SYN_RECV) {
+		reqsk_put(inet_reqsk(sk));
+		return 0;
+	}
+
+	bh_lock_sock(sk);
+	if (type == NDISC_REDIRECT) {
+		if (!sock_owned_by_user(sk)) {
+			struct dst_entry *dst = __sk_dst_check(sk,
+						inet6_sk(sk)->dst_cookie);
+
+			if (dst)
+				dst->ops->redirect(dst, sk, skb);
+		}
+		goto out;
+	}
+	if (type == ICMPV6_PKT_TOOBIG) {
+		if (!sock_owned_by_user(sk) && sk->sk_state != TCP_LISTEN)
+			inet6_csk_update_pmtu(sk, ntohl(info));
+		goto out;
+	}
+	icmpv6_err_convert(type, code, &err);
+	if (sk->sk_state == TCP_SYN_SENT && !sock_owned_by_user(sk)) {
+		tonic_reset(sk, err);
+		goto out;
+	}
+	WRITE_ONCE(sk->sk_err_soft, err);
+out:
+	bh_unlock_sock(sk);
+	sock_put(sk);
+	return 0;
+}
+
+static const struct inet_connection_sock_af_ops tonic_ipv6_af_ops = {
+	.queue_xmit	= inet6_csk_xmit,
+	.send_check	= tonic_v6_send_check,
+	.rebuild_header	= inet6_sk_rebuild_header,
+	.conn_request	= tonic_v6_conn_request,
+	.syn_recv_sock	= tonic_v6_syn_recv_sock,
+	.net_header_len	= sizeof(struct ipv6hdr),
+	.setsockopt	= ipv6_setsockopt,
+	.getsockopt	= ipv6_getsockopt,
+	.addr2sockaddr	= inet6_csk_addr2sockaddr,
+	.sockaddr_len	= sizeof(struct sockaddr_in6),
+};
+
+static int tonic_v6_init_sock(struct sock *sk)
+{
+	int err = tonic_init_sock(sk);
+
+	if (!err) {
+		inet_csk(sk)->icsk_af_ops = &tonic_ipv6_af_ops;
+		sk->sk_ipv6only = 1;
+	}
+	return err;
+}
+
+static struct proto tonic_v6_prot = {
+	.name			= "TONICv6",
+	.owner			= THIS_MODULE,
+	.close			= tonic_close,
+	.connect		= tonic_v6_connect,
+	.disconnect		= tonic_disconnect,
+	.ioctl			= tonic_ioctl,
+	.init			= tonic_v6_init_sock,
+	.setsockopt		= tonic_setsockopt,
+	.getsockopt		= tonic_getsockopt,
+	.sendmsg		= tonic_sendmsg,
+	.recvmsg		= tonic_recvmsg,
+	.backlog_rcv		= tonic_rcv,
+	.release_cb		= tonic_release_cb,
+	.hash			= inet6_hash,
+	.unhash			= inet_unhash,
+	.accept			= inet_csk_accept,
+	.get_port		= inet_csk_get_port,
+	.shutdown		= tonic_shutdown,
+	.destroy		= tonic_destroy_sock,
+	.no_autobind		= true,
+	.orphan_count		= &tonic_orphan_count,
+	.sockets_allocated	= &tonic_sockets_allocated,
+	.memory_allocated	= &tonic_memory_allocated,
+	.per_cpu_fw_alloc	= &tonic_memory_per_cpu_fw_alloc,
+	.memory_pressure	= &tonic_memory_pressure,
+	.enter_memory_pressure	= tonic_enter_memory_pressure,
+	.sysctl_mem		= sysctl_tonic_mem,
+	.sysctl_wmem		= sysctl_tonic_wmem,
+	.sysctl_rmem		= sysctl_tonic_rmem,
+	.max_header		= MAX_TONIC_HEADER,
+	.obj_size		= sizeof(struct tonic6_sock),
+	.ipv6_pinfo_offset	= offsetof(struct tonic6_sock, inet6),
+	.slab_flags		= SLAB_TYPESAFE_BY_RCU,
+	.rsk_prot		= &tonic_v6_rsk_ops,
+	.h.hashinfo		= &tonic_hashinfo,
+};
+
+static const struct inet6_protocol tonic_v6_protocol = {
+	.handler	= tonic_v6_rcv,
+	.err_handler	= tonic_v6_err,
+	.flags		= INET6_PROTO_NOPOLICY | INET6_PROTO_FINAL,
+};
+
+static const struct proto_ops tonic_inet6_ops = {
+	.family		= PF_INET6,
+	.owner		= THIS_MODULE,
+	.release	= inet6_release,
+	.bind		= inet6_bind,
+	.connect	= inet_stream_connect,
+	.socketpair	= sock_no_socketpair,
+	.accept		= inet_accept,
+	.getname	= inet6_getname,
+	.poll		= tonic_poll,
+	.ioctl		= inet6_ioctl,
+	.gettstamp	= sock_gettstamp,
+	.listen		= tonic_inet_listen,
+	.shutdown	= inet_shutdown,
+	.setsockopt	= sock_common_setsockopt,
+	.getsockopt	= sock_common_getsockopt,
+	.sendmsg	= inet_sendmsg,
+	.recvmsg	= sock_common_recvmsg,
+	.mmap		= sock_no_mmap,
+#ifdef CONFIG_COMPAT
+	.compat_ioctl	= inet6_compat_ioctl,
+#endif
+};
+
+static struct inet_protosw tonic_v6_protosw = {
+	.type		= SOCK_STREAM,
+	.protocol	= IPPROTO_TONIC,
+	.prot		= &tonic_v6_prot,
+	.ops		= &tonic_inet6_ops,
+	.flags		= INET_PROTOSW_ICSK,
+};
+
+int tonic_v6_ctl_sock_create(struct net *net)
+{
+	return inet_ctl_sock_create(&tonic_pernet(net)->ctl_sk6, PF_INET6,
+				    SOCK_RAW, tonic_protocol, net);
+}
+
+void tonic_v6_ctl_sock_destroy(struct net *net)
+{
+	inet_ctl_sock_destroy(tonic_pernet(net)->ctl_sk6);
+}
+
+int tonic_ipv6_init(void)
+{
+	int err;
+
+	err = proto_register(&tonic_v6_prot, 1);
+	if (err)
+		return err;
+	tonic_v6_protosw.protocol = tonic_protocol;
+	err = inet6_register_protosw(&tonic_v6_protosw);
+	if (err)
+		goto out_proto;
+	if (inet6_add_protocol(&tonic_v6_protocol, tonic_protocol)) {
+		err = -EBUSY;
+		goto out_protosw;
+	}
+	return 0;
+
+out_protosw:
+	inet6_unregister_protosw(&tonic_v6_protosw);
+out_proto:
+	proto_unregister(&tonic_v6_prot);
+	return err;
+}
+
+void tonic_ipv6_exit(void)
+{
+	inet6_del_protocol(&tonic_v6_protocol, tonic_protocol);
+	inet6_unregister_protosw(&tonic_v6_protosw);
+	proto_unregister(&tonic_v6_prot);
+}

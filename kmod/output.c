@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tonic for Linux: building and sending packets.
+ *
+ * Data packets are built from the send buffer: the segment's skb holds
+ * its payload in page fragments, so a transmission is a __pskb_copy()
+ * (a fresh head, shared fragments) with the header pushed in front.
+ * Checksums are computed in software (no offload for protocol 253).
+ */
+#include <net/inet_connection_sock.h>
+#include <net/ip.h>
+#include <net/sock.h>
+#include <net/tcp.h>
+#include <net/tcp_states.h>
+
+#include "protocol.h"
+#include "engine.h"
+
+u32 tonic_recv_window(const struct sock *sk)
+{
+	const struct tonic_sock *tsk = tonic_sk(sk);
+	int space = READ_ONCE(sk->sk_rcvbuf) - atomic_read(&sk->sk_rmem_alloc);
+	u32 per = max_t(u32, tsk->rcv_truesize, tsk->seg_size + 256);
+	u32 win = space > 0 ? space / per : 0;
+
+	return min_t(u32, win, tsk->window ? tsk->window : TONIC_MAX_WINDOW);
+}
+
+/* Fill the fields every packet of an established connection carries. */
+static void tonic_fill_hdr(struct sock *sk, struct tonichdr *th, u8 type,
+			   u8 flags, u16 len)
+{
+	struct tonic_sock *tsk = tonic_sk(sk);
+	const struct inet_sock *inet = inet_sk(sk);
+	u32 wnd = tonic_recv_window(sk);
+
+	/* Never take back what was promised. */
+	if (tonic_seg_before(tsk->rcv_nxt + wnd, tsk->rcv_adv_edge))
+		wnd = tsk->rcv_adv_edge - tsk->rcv_nxt;
+	tsk->rcv_adv_edge = tsk->rcv_nxt + wnd;
+
+	th->source = inet->inet_sport;
+	th->dest = inet->inet_dport;
+	th->type = type;
+	th->flags = flags;
+	th->len = htons(len);
+	th->seq = 0;
+	th->ack = htonl(tsk->irs + 1 + tsk->rcv_nxt);
+	th->sack = 0;
+	th->wnd = htons(min_t(u32, wnd, U16_MAX));
+	th->check = 0;
+	th->grant = 0;
+}
+
+static int tonic_transmit(struct sock *sk, struct sk_buff *skb)
+{
+	const struct inet_connection_sock *icsk = inet_csk(sk);
+	int err;
+
+	skb_set_owner_w(skb, sk);
+	icsk->icsk_af_ops->send_check(sk, skb);
+	/* net_xmit_eval() evaluates its argument twice: call first. */
+	err = icsk->icsk_af_ops->queue_xmit(sk, skb, &inet_sk(sk)->cork.fl);
+	return net_xmit_eval(err);
+}
+
+int tonic_xmit_seg(struct sock *sk, u32 seg, bool rtx)
+{
+	struct tonic_sock *tsk = tonic_sk(sk);
+	struct sk_buff *oskb, *skb;
+	struct tonichdr *th;
+	int err;
+
+	if (tonic_seg_before(seg, tsk->snd_una) ||
+	    !tonic_seg_before(seg, tsk->snd_ann))
+		return -EINVAL;
+	oskb = tsk->segs[seg & (TONIC_RING - 1)];
+	if (WARN_ON_ONCE(!oskb || TONIC_SKB_CB(oskb)->seg != seg))
+		return -EINVAL;
+
+	skb = __pskb_copy(oskb, MAX_TONIC_HEADER, GFP_ATOMIC);
+	if (!skb)
+		return -ENOBUFS;
+	th = skb_push(skb, TONIC_HDR_LEN);
+	skb_reset_transport_header(skb);
+	tonic_fill_hdr(sk, th, TONIC_PKT_DATA, 0, oskb->len);
+	th->seq = htonl(tsk->iss + 1 + seg);
+
+	err = tonic_transmit(sk, skb);
+	tsk->stats.segs_out++;
+	TONIC_INC_STATS(sock_net(sk), TONIC_MIB_SEGS_OUT);
+	if (rtx) {
+		tsk->stats.retransmits++;
+		TONIC_INC_STATS(sock_net(sk), TONIC_MIB_SEGS_RTX);
+	}
+	return err;
+}
+
+void tonic_send_ctl(struct sock *sk, int type, u32 seq, u32 sack, u8 flags,
+		    u32 grant)
+{
+	struct tonic_sock *tsk = tonic_sk(sk);
+	struct sk_buff *skb;
+	struct tonichdr *th;
+
+	skb = alloc_skb(MAX_TONIC_HEADER, GFP_ATOMIC);
+	if (!skb)
+		return;
+	skb_reserve(skb, MAX_TONIC_HEADER);
+	th = skb_push(skb, TONIC_HDR_LEN);
+	skb_reset_transport_header(skb);
+	tonic_fill_hdr(sk, th, type, flags, 0);
+
+	switch (type) {
+	case TONIC_PKT_FIN:
+		th->seq = htonl(tsk->iss + 1 + seq);
+		break;
+	case TONIC_PKT_ACK:
+		th->seq = htonl(tsk->iss + 1 + tsk->snd_ann);
+		th->sack = htonl(tsk->irs + 1 + sack);
+		th->grant = htonl(grant);
+		TONIC_INC_STATS(sock_net(sk), TONIC_MIB_ACKS_OUT);
+		if (flags & TONIC_F_NACK)
+			TONIC_INC_STATS(sock_net(sk), TONIC_MIB_NACKS_OUT);
+		if (flags & TONIC_F_CNP)
+			TONIC_INC_STATS(sock_net(sk), TONIC_MIB_CNPS_OUT);
+		if (flags & TONIC_F_ECE)
+			TONIC_INC_STATS(sock_net(sk), TONIC_MIB_ECE_OUT);
+		if (flags & TONIC_F_GRANT)
+			TONIC_INC_STATS(sock_net(sk), TONIC_MIB_GRANTS_OUT);
+		break;
+	case TONIC_PKT_RST:
+		/* The peer checks seq against its rcv_nxt. */
+		th->seq = htonl(tsk->iss + 1 + tsk->snd_una);
+		TONIC_INC_STATS(sock_net(sk), TONIC_MIB_RSTS_OUT);
+		break;
+	default:
+		th->seq = htonl(tsk->iss + 1 + tsk->snd_ann);
+		break;
+	}
+	tonic_transmit(sk, skb);
+}
+
+static void tonic_fill_synopt(struct tonic_synopt *opt, u16 seg, u16 win,
+			      u32 signals)
+{
+	memset(opt, 0, sizeof(*opt));
+	opt->seg_size = htons(seg);
+	opt->window = htons(win);
+	opt->signals = htonl(signals);
+	strscpy(opt->protocol, tonic_newreno_ops.name, sizeof(opt->protocol));
+}
+
+static int tonic_xmit_syn(struct sock *sk)
+{
+	struct tonic_sock *tsk = tonic_sk(sk);
+	const struct inet_sock *inet = inet_sk(sk);
+	struct sk_buff *skb;
+	struct tonichdr *th;
+
+	skb = alloc_skb(MAX_TONIC_HEADER, sk->sk_allocation);
+	if (!skb)
+		return -ENOBUFS;
+	skb_reserve(skb, MAX_TONIC_HEADER);
+	th = skb_push(skb, TONIC_SYN_LEN);
+	skb_reset_transport_header(skb);
+	memset(th, 0, TONIC_HDR_LEN);
+	th->source = inet->inet_sport;
+	th->dest = inet->inet_dport;
+	th->type = TONIC_PKT_SYN;
+	th->seq = htonl(tsk->iss);
+	th->wnd = htons(tsk->window);
+	tonic_fill_synopt((struct tonic_synopt *)(th + 1), tsk->seg_size,
+			  tsk->window, tsk->signals);
+	return tonic_transmit(sk, skb);
+}
+
+int tonic_send_syn(struct sock *sk)
+{
+	struct tonic_sock *tsk = tonic_sk(sk);
+
+	tsk->window = rounddown_pow_of_two(tonic_default_window(sk));
+	tsk->retries = 0;
+	tsk->rto_ms = TCP_TIMEOUT_INIT * 1000 / HZ;
+	tsk->ctl_at = tonic_now() + (u64)tsk->rto_ms * NSEC_PER_MSEC;
+	TONIC_INC_STATS(sock_net(sk), TONIC_MIB_ACTIVE_OPENS);
+	tonic_xmit_syn(sk);
+	tonic_timer_update(sk);
+	return 0;
+}
+
+void tonic_resend_syn(struct sock *sk)
+{
+	TONIC_INC_STATS(sock_net(sk), TONIC_MIB_SYN_RTX);
+	tonic_xmit_syn(sk);
+}
+
+struct sk_buff *tonic_make_synack(const struct sock *sk, struct request_sock *req)
+{
+	const struct inet_request_sock *ireq = inet_rsk(req);
+	const struct tonic_request_sock *treq = tonic_rsk(req);
+	struct sk_buff *skb;
+	struct tonichdr *th;
+
+	skb = sock_wmalloc((struct sock *)sk, MAX_TONIC_HEADER, 1, GFP_ATOMIC);
+	if (!skb)
+		return NULL;
+	skb_reserve(skb, MAX_TONIC_HEADER);
+	th = skb_push(skb, TONIC_SYN_LEN);
+	skb_reset_transport_header(skb);
+	memset(th, 0, TONIC_HDR_LEN);
+	th->source = htons(ireq->ir_num);
+	th->dest = ireq->ir_rmt_port;
+	th->type = TONIC_PKT_SYNACK;
+	th->seq = htonl(treq->iss);
+	th->ack = htonl(treq->irs + 1);
+	th->wnd = htons(treq->window);
+	tonic_fill_synopt((struct tonic_synopt *)(th + 1), treq->seg_size,
+			  treq->window, treq->signals);
+	return skb;
+}
+
+struct sk_buff *tonic_make_reset(struct sock *ctl_sk, struct sk_buff *rxskb)
+{
+	const struct tonichdr *rxth = tonic_hdr(rxskb);
+	struct sk_buff *skb;
+	struct tonichdr *th;
+
+	skb = alloc_skb(MAX_TONIC_HEADER, GFP_ATOMIC);
+	if (!skb)
+		return NULL;
+	skb_reserve(skb, MAX_TONIC_HEADER);
+	th = skb_push(skb, TONIC_HDR_LEN);
+	skb_reset_transport_header(skb);
+	memset(th, 0, TONIC_HDR_LEN);
+	th->source = rxth->dest;
+	th->dest = rxth->source;
+	th->type = TONIC_PKT_RST;
+	th->seq = rxth->ack;
+	th->ack = htonl(ntohl(rxth->seq) + 1);
+	return skb;
+}

@@ -1,0 +1,401 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tonic: protocols by name, like TCP congestion control (tcp_cong.c).
+ *
+ * The built-in "newreno" (kmod/engine) is always there; BPF programs
+ * (kmod/bpf_ops.c) come and go.  Per network namespace:
+ *
+ *   net.tonic.default_protocol    used by sockets that chose none
+ *   net.tonic.allowed_protocols   names unprivileged sockets may choose
+ *   net.tonic.available_protocols read only: what is attached now
+ *
+ * An attached program may take the built-in's name: it shadows the
+ * built-in until it is detached (so "newreno" can be replaced at run time).
+ *
+ * Privilege rule (tcp_cong.c:410): a socket may select a protocol that
+ * is built in, allowed, or the namespace default; anything else needs
+ * CAP_NET_ADMIN in the namespace's user namespace.  The allowed list may
+ * name programs that are not loaded yet.
+ *
+ * Lookups run in softirq (passive opens) and take no mutex: attached
+ * programs are found through RCU-protected slot attachments.
+ */
+#include <linux/ctype.h>
+#include <linux/module.h>
+#include <linux/rcupdate.h>
+#include <linux/spinlock.h>
+#include <linux/sysctl.h>
+#include <net/net_namespace.h>
+#include <net/netns/generic.h>
+
+#include "protocol.h"
+#include "bpf_ops.h"
+
+#define TONIC_BUILTIN		"newreno"
+#define TONIC_ALLOWED_MAX	256
+
+struct tonic_proto_net {
+	spinlock_t lock;	/* the two strings */
+	char default_name[TONIC_PROTO_NAME_MAX];
+	char allowed[TONIC_ALLOWED_MAX];
+	struct ctl_table_header *hdr;
+};
+
+static unsigned int tonic_proto_net_id __read_mostly;
+
+static struct tonic_proto_net *tonic_proto_net(const struct net *net)
+{
+	return net_generic(net, tonic_proto_net_id);
+}
+
+/* The attached program called @name, under rcu_read_lock(). */
+static struct tonic_bpf_slot *tonic_slot_find_rcu(const char *name,
+						  struct tonic_ops **opsp)
+{
+	struct tonic_bpf_att *att;
+	unsigned int i;
+
+	for (i = 0; i < TONIC_BPF_SLOTS; i++) {
+		att = rcu_dereference(tonic_bpf_slots[i].att);
+		if (att && !strncmp(att->ops->name, name, TONIC_PROTO_NAME_MAX)) {
+			if (opsp)
+				*opsp = att->ops;
+			return &tonic_bpf_slots[i];
+		}
+	}
+	return NULL;
+}
+
+/**
+ * tonic_proto_attached() - is a program called @name attached?
+ * @name: protocol name
+ *
+ * Return: true if one is.
+ */
+bool tonic_proto_attached(const char *name)
+{
+	bool found;
+
+	rcu_read_lock();
+	found = tonic_slot_find_rcu(name, NULL);
+	rcu_read_unlock();
+	return found;
+}
+
+/**
+ * tonic_proto_exists() - is a protocol called @name available?
+ * @name: protocol name
+ *
+ * Return: true for the built-in and for attached programs.
+ */
+bool tonic_proto_exists(const char *name)
+{
+	return !strncmp(name, TONIC_BUILTIN, TONIC_PROTO_NAME_MAX) ||
+	       tonic_proto_attached(name);
+}
+
+/* Is @name a word of the space-separated @list? */
+static bool tonic_in_list(const char *list, const char *name)
+{
+	size_t n = strnlen(name, TONIC_PROTO_NAME_MAX);
+	const char *p = list;
+
+	while (*p) {
+		size_t w;
+
+		p = skip_spaces(p);
+		w = strcspn(p, " \t\n");
+		if (w && w == n && !strncmp(p, name, n))
+			return true;
+		p += w;
+	}
+	return false;
+}
+
+/**
+ * tonic_proto_select() - may @sk use protocol @name? (TONIC_PROTOCOL)
+ * @sk: the socket
+ * @name: NUL-terminated protocol name
+ *
+ * Context: process context (setsockopt).
+ * Return: 0; -ENOENT if no such protocol is available; -EPERM if the
+ * caller lacks CAP_NET_ADMIN in the socket's netns and the protocol is
+ * neither built in, nor allowed, nor the namespace default.
+ */
+int tonic_proto_select(const struct sock *sk, const char *name)
+{
+	struct net *net = sock_net(sk);
+	struct tonic_proto_net *pn = tonic_proto_net(net);
+	bool ok;
+
+	if (!tonic_proto_exists(name))
+		return -ENOENT;
+	if (!strncmp(name, TONIC_BUILTIN, TONIC_PROTO_NAME_MAX))
+		return 0;
+	spin_lock_bh(&pn->lock);
+	ok = tonic_in_list(pn->allowed, name) ||
+	     !strncmp(pn->default_name, name, TONIC_PROTO_NAME_MAX);
+	spin_unlock_bh(&pn->lock);
+	if (ok || sockopt_ns_capable(net->user_ns, CAP_NET_ADMIN))
+		return 0;
+	return -EPERM;
+}
+
+/**
+ * tonic_proto_lookup() - engine ops of a connection's protocol
+ * @net: the connection's namespace
+ * @name: the name its socket chose, or "" for the namespace default
+ * @signals: set to the TONIC_SIG_* the protocol needs from the receiver
+ * @used: set to the name actually used (TONIC_PROTO_NAME_MAX bytes)
+ *
+ * A protocol that is gone (detached since it was chosen) yields the
+ * built-in NewReno.  The returned ops are static and stay valid for the
+ * module's lifetime; their hooks notice a later detach or replacement.
+ *
+ * Context: any, including softirq.
+ * Return: the ops, never NULL.
+ */
+const struct tonic_proto_ops *tonic_proto_lookup(struct net *net,
+						 const char *name,
+						 u32 *signals, char *used)
+{
+	struct tonic_proto_net *pn = tonic_proto_net(net);
+	const struct tonic_proto_ops *ops = &tonic_newreno_ops;
+	char want[TONIC_PROTO_NAME_MAX];
+	struct tonic_bpf_slot *s;
+	struct tonic_ops *bops;
+
+	if (name && name[0]) {
+		strscpy(want, name, sizeof(want));
+	} else {
+		spin_lock_bh(&pn->lock);
+		memcpy(want, pn->default_name, sizeof(want));
+		spin_unlock_bh(&pn->lock);
+	}
+	*signals = TONIC_SIG_ACK;
+	strscpy(used, TONIC_BUILTIN, TONIC_PROTO_NAME_MAX);
+	rcu_read_lock();
+	s = tonic_slot_find_rcu(want, &bops);
+	if (s) {
+		ops = &s->proto;
+		*signals = bops->signals | TONIC_SIG_ACK;
+		strscpy(used, bops->name, TONIC_PROTO_NAME_MAX);
+	}
+	rcu_read_unlock();
+	return ops;
+}
+
+/**
+ * tonic_proto_default() - the namespace default protocol's name
+ * @net: namespace
+ * @buf: TONIC_PROTO_NAME_MAX bytes
+ */
+void tonic_proto_default(struct net *net, char *buf)
+{
+	struct tonic_proto_net *pn = tonic_proto_net(net);
+
+	spin_lock_bh(&pn->lock);
+	memcpy(buf, pn->default_name, TONIC_PROTO_NAME_MAX);
+	spin_unlock_bh(&pn->lock);
+}
+
+/**
+ * tonic_proto_set_default() - change the namespace default protocol
+ * @net: namespace
+ * @name: NUL-terminated name (netlink prog-default-set)
+ *
+ * Return: 0, or -ENOENT if no protocol is called @name.
+ */
+int tonic_proto_set_default(struct net *net, const char *name)
+{
+	struct tonic_proto_net *pn = tonic_proto_net(net);
+
+	if (!tonic_proto_exists(name))
+		return -ENOENT;
+	spin_lock_bh(&pn->lock);
+	strscpy(pn->default_name, name, TONIC_PROTO_NAME_MAX);
+	spin_unlock_bh(&pn->lock);
+	return 0;
+}
+
+/* ---- sysctl ---- */
+
+static int tonic_sysctl_default(const struct ctl_table *table, int write,
+				void *buffer, size_t *lenp, loff_t *ppos)
+{
+	struct tonic_proto_net *pn = table->data;
+	char val[TONIC_PROTO_NAME_MAX];
+	struct ctl_table tbl = {
+		.data = val,
+		.maxlen = sizeof(val),
+	};
+	int err;
+
+	spin_lock_bh(&pn->lock);
+	memcpy(val, pn->default_name, sizeof(val));
+	spin_unlock_bh(&pn->lock);
+	err = proc_dostring(&tbl, write, buffer, lenp, ppos);
+	if (err || !write)
+		return err;
+	if (!tonic_proto_exists(val))
+		return -ENOENT;
+	spin_lock_bh(&pn->lock);
+	memcpy(pn->default_name, val, sizeof(val));
+	spin_unlock_bh(&pn->lock);
+	return 0;
+}
+
+static int tonic_sysctl_allowed(const struct ctl_table *table, int write,
+				void *buffer, size_t *lenp, loff_t *ppos)
+{
+	struct tonic_proto_net *pn = table->data;
+	struct ctl_table tbl = { .maxlen = TONIC_ALLOWED_MAX };
+	const char *p;
+	char *val;
+	int err;
+
+	val = kzalloc(TONIC_ALLOWED_MAX, GFP_KERNEL);
+	if (!val)
+		return -ENOMEM;
+	tbl.data = val;
+	spin_lock_bh(&pn->lock);
+	memcpy(val, pn->allowed, TONIC_ALLOWED_MAX);
+	spin_unlock_bh(&pn->lock);
+	err = proc_dostring(&tbl, write, buffer, lenp, ppos);
+	if (err || !write)
+		goto out;
+	for (p = val; *p; p++) {
+		if (!islower(*p) && !isdigit(*p) && *p != '_' && *p != '-' &&
+		    *p != ' ' && *p != '\n') {
+			err = -EINVAL;
+			goto out;
+		}
+	}
+	spin_lock_bh(&pn->lock);
+	memcpy(pn->allowed, val, TONIC_ALLOWED_MAX);
+	spin_unlock_bh(&pn->lock);
+out:
+	kfree(val);
+	return err;
+}
+
+static int tonic_sysctl_available(const struct ctl_table *table, int write,
+				  void *buffer, size_t *lenp, loff_t *ppos)
+{
+	struct ctl_table tbl = { .maxlen = TONIC_BPF_SLOTS * TONIC_PROTO_NAME_MAX + 16 };
+	struct tonic_bpf_att *att;
+	unsigned int i;
+	size_t len;
+	char *val;
+	int err;
+
+	if (write)
+		return -EPERM;
+	val = kzalloc(tbl.maxlen, GFP_KERNEL);
+	if (!val)
+		return -ENOMEM;
+	tbl.data = val;
+	len = strscpy(val, TONIC_BUILTIN, tbl.maxlen);
+	rcu_read_lock();
+	for (i = 0; i < TONIC_BPF_SLOTS; i++) {
+		att = rcu_dereference(tonic_bpf_slots[i].att);
+		if (att && strcmp(att->ops->name, TONIC_BUILTIN))
+			len += scnprintf(val + len, tbl.maxlen - len, " %s",
+					 att->ops->name);
+	}
+	rcu_read_unlock();
+	err = proc_dostring(&tbl, write, buffer, lenp, ppos);
+	kfree(val);
+	return err;
+}
+
+static const struct ctl_table tonic_proto_sysctl[] = {
+	{
+		.procname = "default_protocol",
+		.maxlen = TONIC_PROTO_NAME_MAX,
+		.mode = 0644,
+		.proc_handler = tonic_sysctl_default,
+	},
+	{
+		.procname = "allowed_protocols",
+		.maxlen = TONIC_ALLOWED_MAX,
+		.mode = 0644,
+		.proc_handler = tonic_sysctl_allowed,
+	},
+	{
+		.procname = "available_protocols",
+		.maxlen = TONIC_BPF_SLOTS * TONIC_PROTO_NAME_MAX,
+		.mode = 0444,
+		.proc_handler = tonic_sysctl_available,
+	},
+};
+
+static int __net_init tonic_proto_net_init(struct net *net)
+{
+	struct tonic_proto_net *pn = tonic_proto_net(net);
+	struct ctl_table *tbl;
+	unsigned int i;
+
+	spin_lock_init(&pn->lock);
+	strscpy(pn->default_name, TONIC_BUILTIN, sizeof(pn->default_name));
+	strscpy(pn->allowed, TONIC_BUILTIN, sizeof(pn->allowed));
+	tbl = kmemdup(tonic_proto_sysctl, sizeof(tonic_proto_sysctl),
+		      GFP_KERNEL);
+	if (!tbl)
+		return -ENOMEM;
+	for (i = 0; i < ARRAY_SIZE(tonic_proto_sysctl); i++)
+		tbl[i].data = pn;
+	pn->hdr = register_net_sysctl_sz(net, "net/tonic", tbl,
+					 ARRAY_SIZE(tonic_proto_sysctl));
+	if (!pn->hdr) {
+		kfree(tbl);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static void __net_exit tonic_proto_net_exit(struct net *net)
+{
+	struct tonic_proto_net *pn = tonic_proto_net(net);
+	const struct ctl_table *tbl = pn->hdr->ctl_table_arg;
+
+	unregister_net_sysctl_table(pn->hdr);
+	kfree(tbl);
+}
+
+static struct pernet_operations tonic_proto_net_ops = {
+	.init = tonic_proto_net_init,
+	.exit = tonic_proto_net_exit,
+	.id = &tonic_proto_net_id,
+	.size = sizeof(struct tonic_proto_net),
+};
+
+/**
+ * tonic_registry_init() - per-netns protocol selection and the BPF type
+ *
+ * Registers the struct_ops type last: it cannot be unregistered.
+ *
+ * Return: 0 or a negative errno.
+ */
+int tonic_registry_init(void)
+{
+	int err;
+
+	err = register_pernet_subsys(&tonic_proto_net_ops);
+	if (err)
+		return err;
+	err = tonic_bpf_init_module();
+	if (err) {
+		unregister_pernet_subsys(&tonic_proto_net_ops);
+		return err;
+	}
+	tonic_bpf_sim_init();
+	return 0;
+}
+
+/** tonic_registry_exit() - undo tonic_registry_init() */
+void tonic_registry_exit(void)
+{
+	tonic_bpf_sim_exit();
+	unregister_pernet_subsys(&tonic_proto_net_ops);
+}

@@ -1,0 +1,510 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tonic for Linux: the send buffer and the glue to the engine.
+ *
+ * The send buffer is sk_write_queue: one skb per segment, the payload in
+ * page fragments (as TCP does), so that transmitting builds a packet by
+ * cloning the segment and pushing a header rather than copying bytes.
+ * Three pointers, counted in segments (TONIC.md §7):
+ *
+ *   head (snd_una) <= tonic-tail (snd_ann) <= tail (snd_end)
+ *
+ * [head, tonic-tail) is announced to the engine and not yet cumulatively
+ * acknowledged; those skbs are also indexed in tonic_sock.segs.
+ * [tonic-tail, tail) is not announced yet; only the last of them may be
+ * shorter than C and still grow.  A short tail is announced as a
+ * sub-segment once the flush delay T passed (at once when the FIN is
+ * queued); after that nothing is announced until the engine reports the
+ * sub-segment delivered.  Announcements stop at head + K (the engine's
+ * window) and at the peer's advertised receive window.
+ *
+ * Every socket has its own engine instance holding one flow (id 0),
+ * created at the first send in process context (tonic_engine_create()
+ * may sleep).  All calls happen under the socket lock.
+ */
+#include <linux/sched/signal.h>
+#include <net/sock.h>
+#include <net/tcp_states.h>
+
+#include "protocol.h"
+#include "engine.h"
+
+#define TONIC_FLOW_ID	0
+#define TONIC_TX_BATCH	16
+
+static inline struct sk_buff **tonic_seg_slot(struct tonic_sock *tsk, u32 seg)
+{
+	return &tsk->segs[seg & (TONIC_RING - 1)];
+}
+
+bool tonic_all_acked(const struct sock *sk)
+{
+	return skb_queue_empty(&sk->sk_write_queue);
+}
+
+static void tonic_free_seg(struct sock *sk, struct sk_buff *skb)
+{
+	sk_wmem_queued_add(sk, -skb->truesize);
+	sk_mem_uncharge(sk, skb->truesize);
+	__kfree_skb(skb);
+}
+
+void tonic_sndbuf_purge(struct sock *sk)
+{
+	struct tonic_sock *tsk = tonic_sk(sk);
+	struct sk_buff *skb;
+
+	while ((skb = __skb_dequeue(&sk->sk_write_queue)) != NULL)
+		tonic_free_seg(sk, skb);
+	memset(tsk->segs, 0, sizeof(tsk->segs));
+	tsk->ann_skb = NULL;
+	tsk->snd_ann = tsk->snd_end;
+	tsk->snd_una = tsk->snd_end;
+	tsk->flush_at = 0;
+}
+
+int tonic_flow_start(struct sock *sk)
+{
+	struct tonic_net *tn = tonic_pernet(sock_net(sk));
+	struct tonic_engine_cfg cfg = { .flows_hint = 1 };
+	struct tonic_sock *tsk = tonic_sk(sk);
+	struct tonic_flow_params p = {};
+	int err;
+
+	if (tsk->eng)
+		return 0;
+	tsk->eng = tonic_engine_create(&cfg);
+	if (!tsk->eng)
+		return -ENOMEM;
+	p.flow_id = TONIC_FLOW_ID;
+	p.seg_size = tsk->seg_size;
+	p.wnd_max = tsk->window;
+	p.init_seq = tsk->snd_una;
+	p.rto_min_ns = (u64)READ_ONCE(tn->rto_min_ms) * NSEC_PER_MSEC;
+	err = tonic_engine_flow_add(tsk->eng, &p, tonic_now());
+	if (err) {
+		tonic_engine_destroy(tsk->eng);
+		tsk->eng = NULL;
+		return err;
+	}
+	return 0;
+}
+
+void tonic_flow_stop(struct sock *sk)
+{
+	struct tonic_sock *tsk = tonic_sk(sk);
+
+	tonic_engine_destroy(tsk->eng);
+	tsk->eng = NULL;
+}
+
+/* The limit announcements may not pass: engine window and peer window. */
+static u32 tonic_announce_limit(const struct tonic_sock *tsk)
+{
+	u32 limit = tsk->snd_una + tsk->window;
+
+	if (tonic_seg_before(tsk->peer_edge, limit))
+		limit = tsk->peer_edge;
+	return limit;
+}
+
+bool tonic_flush_pending(const struct sock *sk)
+{
+	const struct tonic_sock *tsk = tonic_sk(sk);
+
+	return tsk->flush_at && tsk->ann_skb && !tsk->subseg_wait &&
+	       tonic_seg_before(tsk->snd_ann, tonic_announce_limit(tsk));
+}
+
+bool tonic_probe_needed(const struct sock *sk)
+{
+	const struct tonic_sock *tsk = tonic_sk(sk);
+
+	return tsk->ann_skb && !tsk->subseg_wait &&
+	       tsk->snd_una == tsk->snd_ann &&
+	       !tonic_seg_before(tsk->snd_ann, tsk->peer_edge);
+}
+
+static void tonic_announce(struct sock *sk, u64 now)
+{
+	struct tonic_sock *tsk = tonic_sk(sk);
+	struct sk_buff *skb = tsk->ann_skb;
+	u32 limit, tail = tsk->snd_ann;
+	u32 last_len = 0;
+	bool force;
+
+	if (tsk->subseg_wait || !skb)
+		goto arm;
+
+	force = tsk->fin_queued ||
+		(!tsk->writing && (!tsk->flush_delay_us ||
+				   (tsk->flush_at && now >= tsk->flush_at)));
+	limit = tonic_announce_limit(tsk);
+	while (skb && tonic_seg_before(tail, limit)) {
+		if (skb->len < tsk->seg_size) {
+			if (!force)
+				break;
+			last_len = skb->len;
+		}
+		*tonic_seg_slot(tsk, tail) = skb;
+		tsk->sent_at[tail & (TONIC_RING - 1)] = 0;
+		clear_bit(tail & (TONIC_RING - 1), tsk->rtx_seen);
+		tail++;
+		skb = skb_queue_is_last(&sk->sk_write_queue, skb) ? NULL :
+		      skb->next;
+		if (last_len)
+			break;
+	}
+	if (tail == tsk->snd_ann)
+		goto arm;
+	if (tonic_engine_announce(tsk->eng, TONIC_FLOW_ID, tail, last_len)) {
+		net_warn_ratelimited("tonic: engine refused announce %u..%u\n",
+				     tsk->snd_ann, tail);
+		goto arm;
+	}
+	tsk->snd_ann = tail;
+	tsk->ann_skb = skb;
+	if (last_len) {
+		tsk->subseg_wait = true;
+		tsk->flush_at = 0;
+		tsk->stats.subsegments++;
+		TONIC_INC_STATS(sock_net(sk), TONIC_MIB_SUBSEGS);
+	}
+arm:
+	/* A short tail waits T for more data (TONIC.md §7). */
+	skb = tsk->ann_skb;
+	if (skb && skb->len < tsk->seg_size && !tsk->fin_queued &&
+	    !tsk->writing) {
+		if (!tsk->flush_at)
+			tsk->flush_at = now + (u64)tsk->flush_delay_us *
+					      NSEC_PER_USEC;
+	} else {
+		tsk->flush_at = 0;
+	}
+}
+
+static void tonic_advance_head(struct sock *sk, u32 head)
+{
+	struct tonic_sock *tsk = tonic_sk(sk);
+	bool freed = false;
+
+	while (tonic_seg_before(tsk->snd_una, head) &&
+	       tsk->snd_una != tsk->snd_ann) {
+		struct sk_buff **slot = tonic_seg_slot(tsk, tsk->snd_una);
+		struct sk_buff *skb = *slot;
+
+		*slot = NULL;
+		tsk->snd_una++;
+		if (WARN_ON_ONCE(!skb))
+			continue;
+		tsk->stats.bytes_acked += skb->len;
+		__skb_unlink(skb, &sk->sk_write_queue);
+		tonic_free_seg(sk, skb);
+		freed = true;
+	}
+	if (freed) {
+		sk_mem_reclaim(sk);
+		sk->sk_write_space(sk);
+	}
+}
+
+static void tonic_notify(struct sock *sk)
+{
+	struct tonic_sock *tsk = tonic_sk(sk);
+	struct tonic_notify_desc nd[4];
+	unsigned int n, i;
+
+	do {
+		n = tonic_engine_poll_notify(tsk->eng, nd, ARRAY_SIZE(nd));
+		for (i = 0; i < n; i++) {
+			if (nd[i].flow_id != TONIC_FLOW_ID)
+				continue;
+			if (nd[i].flags & TONIC_NOTIFY_HEAD)
+				tonic_advance_head(sk, nd[i].head);
+			if (nd[i].flags & TONIC_NOTIFY_SUBSEG)
+				tsk->subseg_wait = false;
+		}
+	} while (n == ARRAY_SIZE(nd));
+}
+
+static void tonic_tx(struct sock *sk, u64 now)
+{
+	struct tonic_sock *tsk = tonic_sk(sk);
+	struct tonic_seg_desc d[TONIC_TX_BATCH];
+	unsigned int n, i;
+
+	do {
+		n = tonic_engine_tx(tsk->eng, now, d, ARRAY_SIZE(d));
+		if (n)
+			TONIC_INC_STATS(sock_net(sk), TONIC_MIB_ENGINE_BATCHES);
+		for (i = 0; i < n; i++) {
+			u32 slot = d[i].seg & (TONIC_RING - 1);
+
+			if (d[i].rtx)
+				set_bit(slot, tsk->rtx_seen);
+			else if (!tsk->sent_at[slot])
+				tsk->sent_at[slot] = now;
+			tonic_xmit_seg(sk, d[i].seg, d[i].rtx);
+		}
+	} while (n == ARRAY_SIZE(d));
+}
+
+static bool tonic_can_send_data(const struct sock *sk)
+{
+	return (1 << sk->sk_state) & (TCPF_ESTABLISHED | TCPF_CLOSE_WAIT |
+				      TCPF_FIN_WAIT1 | TCPF_LAST_ACK);
+}
+
+static void tonic_maybe_send_fin(struct sock *sk, u64 now)
+{
+	struct tonic_sock *tsk = tonic_sk(sk);
+	struct tonic_net *tn = tonic_pernet(sock_net(sk));
+
+	if (!tsk->fin_queued || tsk->fin_sent || !tonic_all_acked(sk))
+		return;
+	tsk->fin_seg = tsk->snd_end;
+	tsk->fin_sent = true;
+	tsk->retries = 0;
+	tsk->rto_ms = READ_ONCE(tn->rto_min_ms);
+	tsk->ctl_at = now + (u64)tsk->rto_ms * NSEC_PER_MSEC;
+	tonic_send_ctl(sk, TONIC_PKT_FIN, tsk->fin_seg, 0, 0, 0);
+}
+
+void tonic_push(struct sock *sk)
+{
+	struct tonic_sock *tsk = tonic_sk(sk);
+	u64 now = tonic_now();
+
+	if (!tonic_can_send_data(sk))
+		return;
+	if (tsk->eng) {
+		tonic_announce(sk, now);
+		tonic_tx(sk, now);
+		tonic_notify(sk);
+		/* A sub-segment delivered may let more be announced. */
+		if (!tsk->subseg_wait && tsk->ann_skb) {
+			tonic_announce(sk, now);
+			tonic_tx(sk, now);
+		}
+		tsk->engine_at = tonic_engine_next_timer(tsk->eng);
+		if (tsk->engine_at == U64_MAX)
+			tsk->engine_at = 0;
+	}
+	tonic_maybe_send_fin(sk, now);
+	if (!tsk->fin_sent && tonic_probe_needed(sk) && !tsk->ctl_at) {
+		tsk->retries = 0;
+		tsk->rto_ms = READ_ONCE(tonic_pernet(sock_net(sk))->rto_min_ms);
+		tsk->ctl_at = now + (u64)tsk->rto_ms * NSEC_PER_MSEC;
+	}
+	tonic_timer_update(sk);
+}
+
+void tonic_ack_rcv(struct sock *sk, u32 ack, u32 sack, u8 flags, u32 grant,
+		   u32 wnd)
+{
+	struct tonic_sock *tsk = tonic_sk(sk);
+	struct tonic_ctrl_desc ev[3] = {};
+	u64 now = tonic_now();
+	unsigned int n = 0;
+	u32 cum = ack;
+
+	/* Window update: the peer takes segments before ack + wnd. */
+	if (!tonic_seg_before(ack + wnd, tsk->peer_edge)) {
+		tsk->peer_edge = ack + wnd;
+		tsk->peer_wnd = wnd;
+		if (tsk->ctl_at && !tsk->fin_sent && !tonic_probe_needed(sk))
+			tsk->ctl_at = 0;
+	}
+	if (!tsk->eng)
+		goto push;
+
+	if (tonic_seg_before(tsk->snd_ann, cum))
+		cum = tsk->snd_ann;
+	if (tonic_seg_before(cum, tsk->snd_una))
+		cum = tsk->snd_una;
+
+	if (flags & TONIC_F_SACK) {
+		struct tonic_ctrl_desc *e = &ev[n++];
+		bool in_win = !tonic_seg_before(sack, tsk->snd_una) &&
+			      tonic_seg_before(sack, tsk->snd_ann);
+
+		e->flow_id = TONIC_FLOW_ID;
+		e->type = TONIC_CTRL_ACK;
+		e->flags = TONIC_CF_CUMACK;
+		e->cumack = cum;
+		if (in_win && !(flags & TONIC_F_DUP)) {
+			u32 slot = sack & (TONIC_RING - 1);
+
+			e->flags |= TONIC_CF_SACK;
+			e->sack = sack;
+			if (tsk->sent_at[slot] && !test_bit(slot, tsk->rtx_seen)) {
+				u64 rtt = now - tsk->sent_at[slot];
+				u32 us = div_u64(rtt, NSEC_PER_USEC);
+
+				e->flags |= TONIC_CF_RTT;
+				e->rtt_ns = rtt;
+				tsk->srtt_us = tsk->srtt_us ?
+					(tsk->srtt_us * 7 + us) / 8 : us;
+			}
+		}
+		if (flags & TONIC_F_NACK) {
+			e->type = TONIC_CTRL_NACK;
+			e->flags |= TONIC_CF_NACK;
+			e->nack = cum;
+			TONIC_INC_STATS(sock_net(sk), TONIC_MIB_NACKS_IN);
+		}
+		if (flags & TONIC_F_ECE)
+			e->flags |= TONIC_CF_ECE;
+	} else if (tonic_seg_before(tsk->snd_una, cum)) {
+		ev[n].flow_id = TONIC_FLOW_ID;
+		ev[n].type = TONIC_CTRL_ACK;
+		ev[n].flags = TONIC_CF_CUMACK;
+		ev[n].cumack = cum;
+		n++;
+	}
+	if (flags & TONIC_F_CNP) {
+		ev[n].flow_id = TONIC_FLOW_ID;
+		ev[n].type = TONIC_CTRL_CNP;
+		n++;
+		TONIC_INC_STATS(sock_net(sk), TONIC_MIB_CNPS_IN);
+	}
+	if (flags & TONIC_F_GRANT) {
+		ev[n].flow_id = TONIC_FLOW_ID;
+		ev[n].type = TONIC_CTRL_GRANT;
+		ev[n].flags = TONIC_CF_GRANT;
+		ev[n].grant = grant;
+		n++;
+		TONIC_INC_STATS(sock_net(sk), TONIC_MIB_GRANTS_IN);
+	}
+	if (n)
+		tonic_engine_ctrl(tsk->eng, ev, n, now);
+	tonic_notify(sk);
+push:
+	tonic_push(sk);
+}
+
+void tonic_flow_timer(struct sock *sk, u64 now)
+{
+	struct tonic_sock *tsk = tonic_sk(sk);
+	struct tonic_flow_stats st;
+	u64 before = 0;
+
+	if (!tsk->eng)
+		return;
+	if (!tonic_engine_flow_stats(tsk->eng, TONIC_FLOW_ID, &st))
+		before = st.timeouts;
+	tonic_engine_timers(tsk->eng, now);
+	if (!tonic_engine_flow_stats(tsk->eng, TONIC_FLOW_ID, &st) &&
+	    st.timeouts > before) {
+		TONIC_ADD_STATS(sock_net(sk), TONIC_MIB_TIMEOUTS,
+				st.timeouts - before);
+		tonic_nl_event_flow(sk, TONIC_EVENT_TIMEOUT, 0);
+	}
+	tonic_notify(sk);
+}
+
+void tonic_flow_info(struct sock *sk, struct tonic_info *info)
+{
+	struct tonic_sock *tsk = tonic_sk(sk);
+	struct tonic_flow_stats st;
+
+	if (!tsk->eng ||
+	    tonic_engine_flow_stats(tsk->eng, TONIC_FLOW_ID, &st))
+		return;
+	info->cwnd = st.wnd;
+	info->rate = st.rate_bps / 8;
+	info->outstanding = st.in_flight;
+	info->retransmits = st.rtx_sent;
+	info->timeouts = st.timeouts;
+}
+
+int tonic_sndbuf_append(struct sock *sk, struct msghdr *msg, size_t size,
+			long *timeo)
+{
+	struct tonic_sock *tsk = tonic_sk(sk);
+	size_t copied = 0;
+	int err = 0;
+
+	if (!tsk->eng) {
+		err = tonic_flow_start(sk);
+		if (err)
+			return err;
+	}
+	sk_clear_bit(SOCKWQ_ASYNC_NOSPACE, sk);
+	tsk->writing = true;
+
+	while (copied < size) {
+		struct sk_buff *skb = tsk->ann_skb ?
+				      skb_peek_tail(&sk->sk_write_queue) : NULL;
+		struct page_frag *pfrag;
+		bool merge;
+		int copy, i;
+
+		if (sk->sk_err || (sk->sk_shutdown & SEND_SHUTDOWN)) {
+			err = -EPIPE;
+			break;
+		}
+		if (!skb || skb->len >= tsk->seg_size) {
+			if (!sk_stream_memory_free(sk))
+				goto wait;
+			skb = alloc_skb(MAX_TONIC_HEADER, sk->sk_allocation);
+			if (!skb)
+				goto wait;
+			if (!sk_wmem_schedule(sk, skb->truesize)) {
+				__kfree_skb(skb);
+				goto wait;
+			}
+			skb_reserve(skb, MAX_TONIC_HEADER);
+			/* Never checksummed while queued; see tonic_xmit_seg(). */
+			skb->ip_summed = CHECKSUM_PARTIAL;
+			TONIC_SKB_CB(skb)->seg = tsk->snd_end++;
+			sk_wmem_queued_add(sk, skb->truesize);
+			sk_mem_charge(sk, skb->truesize);
+			__skb_queue_tail(&sk->sk_write_queue, skb);
+			if (!tsk->ann_skb)
+				tsk->ann_skb = skb;
+		}
+
+		copy = min_t(size_t, size - copied, tsk->seg_size - skb->len);
+		pfrag = sk_page_frag(sk);
+		if (!sk_page_frag_refill(sk, pfrag))
+			goto wait;
+		i = skb_shinfo(skb)->nr_frags;
+		merge = skb_can_coalesce(skb, i, pfrag->page, pfrag->offset);
+		if (!merge && i >= MAX_SKB_FRAGS) {
+			/* Cannot happen with C <= 65000 and order-0 pages. */
+			err = -EMSGSIZE;
+			break;
+		}
+		copy = min_t(int, copy, pfrag->size - pfrag->offset);
+		if (!sk_wmem_schedule(sk, copy))
+			goto wait;
+		if (copied + copy == size)
+			tsk->writing = false;
+		err = skb_copy_to_page_nocache(sk, &msg->msg_iter, skb,
+					       pfrag->page, pfrag->offset, copy);
+		if (err)
+			break;
+		if (merge) {
+			skb_frag_size_add(&skb_shinfo(skb)->frags[i - 1], copy);
+		} else {
+			skb_fill_page_desc(skb, i, pfrag->page, pfrag->offset,
+					   copy);
+			page_ref_inc(pfrag->page);
+		}
+		pfrag->offset += copy;
+		copied += copy;
+		if (skb->len >= tsk->seg_size)
+			tonic_push(sk);
+		continue;
+wait:
+		set_bit(SOCK_NOSPACE, &sk->sk_socket->flags);
+		tonic_push(sk);
+		err = sk_stream_wait_memory(sk, timeo);
+		if (err)
+			break;
+	}
+	tsk->writing = false;
+	tonic_push(sk);
+	return copied ? copied : err;
+}

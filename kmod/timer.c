@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tonic for Linux: one timer per socket.
+ *
+ * A soft hrtimer (softirq context) armed for the earliest of the socket's
+ * deadlines: the flush delay of a short tail, SYN/FIN/window-probe
+ * retransmission, the engine's next timer (retransmission timeouts,
+ * periodic protocol work, rate credit) and the orphaned FIN_WAIT2
+ * timeout.  There is no timer per packet.  While queued the timer holds a
+ * reference on the socket; when it fires while the user owns the socket
+ * the work is deferred to tonic_release_cb().
+ */
+#include <linux/hrtimer.h>
+#include <net/sock.h>
+#include <net/tcp_states.h>
+
+#include "protocol.h"
+
+/*
+ * Reference rule: while tonic_sock.timer_ref is set the socket holds one
+ * reference for its timer.  timer_ref and every start or cancel of the
+ * timer are only touched under the socket spinlock (sk_lock.slock: held
+ * by softirq code with bh_lock_sock(), by the timer callback and inside
+ * release_sock()).  The callback drops the reference when it finishes and
+ * the timer was not queued again.  Process context that owns the socket
+ * does not hold the spinlock: it records TONIC_DEFER_ARM and
+ * tonic_release_cb() arms the timer (a timer firing meanwhile would be
+ * deferred to release_cb anyway).
+ */
+static enum hrtimer_restart tonic_timer_fn(struct hrtimer *timer)
+{
+	struct tonic_sock *tsk = container_of(timer, struct tonic_sock, timer);
+	struct sock *sk = (struct sock *)tsk;
+	bool put = false;
+
+	bh_lock_sock(sk);
+	if (!sock_owned_by_user(sk))
+		tonic_timer_work(sk);
+	else if (!test_and_set_bit(TONIC_DEFER_TIMER, &tsk->deferred))
+		sock_hold(sk);
+	if (!hrtimer_is_queued(timer) && tsk->timer_ref) {
+		tsk->timer_ref = false;
+		put = true;
+	}
+	bh_unlock_sock(sk);
+	if (put)
+		sock_put(sk);
+	return HRTIMER_NORESTART;
+}
+
+void tonic_timer_init(struct sock *sk)
+{
+	hrtimer_init(&tonic_sk(sk)->timer, CLOCK_MONOTONIC,
+		     HRTIMER_MODE_ABS_SOFT);
+	tonic_sk(sk)->timer.function = tonic_timer_fn;
+	tonic_sk(sk)->timer_ref = false;
+}
+
+/* Caller holds the socket spinlock. */
+static void __tonic_timer_stop(struct sock *sk)
+{
+	struct tonic_sock *tsk = tonic_sk(sk);
+
+	/* -1: the callback runs and settles the reference itself. */
+	if (hrtimer_try_to_cancel(&tsk->timer) >= 0 && tsk->timer_ref) {
+		tsk->timer_ref = false;
+		__sock_put(sk);
+	}
+}
+
+void tonic_timer_stop(struct sock *sk)
+{
+	if (in_softirq()) {
+		__tonic_timer_stop(sk);
+	} else {
+		spin_lock_bh(&sk->sk_lock.slock);
+		__tonic_timer_stop(sk);
+		spin_unlock_bh(&sk->sk_lock.slock);
+	}
+}
+
+static void tonic_deadline(u64 *min, u64 t)
+{
+	if (t && t < *min)
+		*min = t;
+}
+
+/* Caller holds the socket spinlock. */
+void __tonic_timer_update(struct sock *sk)
+{
+	struct tonic_sock *tsk = tonic_sk(sk);
+	u64 when = U64_MAX;
+
+	if (sk->sk_state != TCP_CLOSE) {
+		if (tonic_flush_pending(sk))
+			tonic_deadline(&when, tsk->flush_at);
+		tonic_deadline(&when, tsk->ctl_at);
+		tonic_deadline(&when, tsk->engine_at);
+		tonic_deadline(&when, tsk->linger2_at);
+	}
+	if (when == U64_MAX) {
+		__tonic_timer_stop(sk);
+		return;
+	}
+	if (hrtimer_is_queued(&tsk->timer) &&
+	    ktime_to_ns(hrtimer_get_softexpires(&tsk->timer)) == when)
+		return;
+	if (!tsk->timer_ref) {
+		tsk->timer_ref = true;
+		sock_hold(sk);
+	}
+	hrtimer_start(&tsk->timer, ns_to_ktime(when), HRTIMER_MODE_ABS_SOFT);
+}
+
+void tonic_timer_update(struct sock *sk)
+{
+	if (in_softirq())
+		__tonic_timer_update(sk);
+	else
+		set_bit(TONIC_DEFER_ARM, &tonic_sk(sk)->deferred);
+}
+
+/* SYN, FIN or window probe retransmission is due. */
+static void tonic_ctl_timeout(struct sock *sk, u64 now)
+{
+	struct tonic_net *tn = tonic_pernet(sock_net(sk));
+	struct tonic_sock *tsk = tonic_sk(sk);
+	int err;
+
+	tsk->ctl_at = 0;
+	if (sk->sk_state == TCP_SYN_SENT) {
+		if (tsk->retries >= READ_ONCE(tn->syn_retries)) {
+			TONIC_INC_STATS(sock_net(sk), TONIC_MIB_CONN_FAILED);
+			err = READ_ONCE(sk->sk_err_soft) ? : ETIMEDOUT;
+			tonic_reset(sk, err);
+			return;
+		}
+		tsk->retries++;
+		tsk->rto_ms = min_t(u32, tsk->rto_ms * 2, 60000);
+		tsk->ctl_at = now + (u64)tsk->rto_ms * NSEC_PER_MSEC;
+		tonic_resend_syn(sk);
+		return;
+	}
+	if (tsk->fin_sent && !tsk->fin_acked) {
+		if (tsk->retries >= READ_ONCE(tn->fin_retries)) {
+			tonic_send_ctl(sk, TONIC_PKT_RST, 0, 0, 0, 0);
+			tonic_reset(sk, ETIMEDOUT);
+			return;
+		}
+		tsk->retries++;
+		tsk->rto_ms = min_t(u32, tsk->rto_ms * 2, 60000);
+		tsk->ctl_at = now + (u64)tsk->rto_ms * NSEC_PER_MSEC;
+		TONIC_INC_STATS(sock_net(sk), TONIC_MIB_FIN_RTX);
+		tonic_send_ctl(sk, TONIC_PKT_FIN, tsk->fin_seg, 0, 0, 0);
+		return;
+	}
+	if (tonic_probe_needed(sk)) {
+		tsk->retries = min_t(u32, tsk->retries + 1, 255);
+		tsk->rto_ms = min_t(u32, tsk->rto_ms * 2, 10000);
+		tsk->ctl_at = now + (u64)tsk->rto_ms * NSEC_PER_MSEC;
+		TONIC_INC_STATS(sock_net(sk), TONIC_MIB_PROBES_OUT);
+		tonic_send_ctl(sk, TONIC_PKT_PROBE, 0, 0, 0, 0);
+	}
+}
+
+void tonic_timer_work(struct sock *sk)
+{
+	struct tonic_sock *tsk = tonic_sk(sk);
+	u64 now = tonic_now();
+
+	if (sk->sk_state == TCP_CLOSE || sk->sk_state == TCP_LISTEN)
+		return;
+	if (tsk->linger2_at && now >= tsk->linger2_at) {
+		tsk->linger2_at = 0;
+		tonic_done(sk);
+		return;
+	}
+	if (tsk->ctl_at && now >= tsk->ctl_at) {
+		tonic_ctl_timeout(sk, now);
+		if (sk->sk_state == TCP_CLOSE)
+			return;
+	}
+	if (tsk->engine_at && now >= tsk->engine_at) {
+		tsk->engine_at = 0;
+		tonic_flow_timer(sk, now);
+	}
+	tonic_push(sk);
+	tonic_timer_update(sk);
+}

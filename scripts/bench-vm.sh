@@ -1,0 +1,348 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Inside the VM (started once by `make bench`): tonic-perf between two
+# network namespaces joined by a veth pair, over every path, for every
+# stack (Tonic with its default program and each other program, TCP cubic,
+# TCP reno), in bulk (stream) and 1 KB request/response (rr) mode.
+#
+#   bench-vm.sh OUT_DIR
+#
+# Writes OUT_DIR/meta.json and OUT_DIR/runs.jsonl (one record per run:
+# path, stack, mode, and the tool's JSON line or why there is none).
+# scripts/bench-report.py turns them into the table, JSON and plots.
+#
+# Each (path, stack, mode) runs BENCH_REPEAT times, interleaved with the
+# other stacks, so that a slow moment of the (shared, emulated) machine does
+# not land on one stack only; the report takes medians and pools latency
+# histograms.
+#
+# Environment: BENCH_DURATION (seconds per run, default 3),
+# BENCH_REPEAT (runs of each combination; default: up to 3, as many as fit
+# in BENCH_BUDGET seconds, default 600),
+# BENCH_PATHS / BENCH_STACKS (space-separated subsets by name),
+# BENCH_TONIC_PROGS (program names, instead of asking `tonic prog list`),
+# BENCH_PROFILE=1 or =PATH (perf record -a of the first bulk run of each
+# stack at 1 % loss, or on PATH).
+set -u
+out=${1:?usage: bench-vm.sh OUT_DIR}
+repo=$(cd "$(dirname "$0")/.." && pwd)
+cd "$repo" || exit 1
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+perf=$repo/build/tonic-perf
+dur=${BENCH_DURATION:-3}
+reps=${BENCH_REPEAT:-}
+A=tb-a
+B=tb-b
+PORT=5201
+runs=$out/runs.jsonl
+: >"$runs"
+
+# name|netem arguments (applied to the egress of both veth ends, so loss
+# and delay hit data and acknowledgements alike; empty = no qdisc).
+ALL_PATHS=(
+	"clean|"
+	"loss0.1|delay 100us loss 0.1%"
+	"loss1|delay 100us loss 1%"
+	"loss5|delay 100us loss 5%"
+	"reorder|delay 100us reorder 10% 50%"
+)
+
+log() { echo "bench: $*" >&2; }
+
+[ -x "$perf" ] || { log "missing $perf"; exit 1; }
+
+# ---- the two namespaces ----
+setup_net() {
+	ip netns del $A 2>/dev/null
+	ip netns del $B 2>/dev/null
+	ip netns add $A && ip netns add $B &&
+	ip link add va netns $A type veth peer name vb netns $B &&
+	ip -n $A addr add 10.77.0.1/24 dev va &&
+	ip -n $B addr add 10.77.0.2/24 dev vb &&
+	ip -n $A link set lo up && ip -n $B link set lo up &&
+	ip -n $A link set va up && ip -n $B link set vb up || return 1
+	# Packets on the veth are wire-sized, so netem's loss rate is per
+	# packet and not per 64 KB GSO burst (and every stack pays the same
+	# per-packet cost).
+	ip netns exec $A ethtool -K va tso off gso off gro off >/dev/null 2>&1
+	ip netns exec $B ethtool -K vb tso off gso off gro off >/dev/null 2>&1
+	return 0
+}
+
+set_path() {
+	local args=$1 dev ns
+	for ns in $A $B; do
+		dev=va
+		[ $ns = $B ] && dev=vb
+		tc -n $ns qdisc del dev $dev root 2>/dev/null
+		if [ -n "$args" ]; then
+			# shellcheck disable=SC2086
+			tc -n $ns qdisc add dev $dev root netem $args limit 100000 || return 1
+		fi
+	done
+}
+
+srv_pid=
+start_server() {
+	if [ -n "$srv_pid" ] && kill -0 "$srv_pid" 2>/dev/null; then
+		return 0
+	fi
+	ip netns exec $B "$perf" -s -P $PORT -q 2>>"$out/server.log" &
+	srv_pid=$!
+	for _ in $(seq 100); do
+		ip netns exec $B ss -Hltn "sport = :$PORT" | grep -q . && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+stop_server() {
+	[ -n "$srv_pid" ] && kill "$srv_pid" 2>/dev/null && wait "$srv_pid" 2>/dev/null
+	srv_pid=
+}
+
+# ---- stacks ----
+# name|tonic-perf arguments
+STACKS=("tcp-cubic|-p tcp --cc cubic" "tcp-reno|-p tcp --cc reno")
+tonic_reason=
+# How far Tonic got, for the host: a kernel crash in one of the live states
+# makes scripts/bench.sh measure TCP alone in a second boot.
+tonic_state() { echo "$1" >"$out/tonic.state"; sync; }
+tonic_state none
+
+if [ -n "${BENCH_TONIC_SKIP:-}" ]; then
+	tonic_reason=$BENCH_TONIC_SKIP
+elif [ "$(cat "$out/build.status" 2>/dev/null || echo ok)" != ok ]; then
+	tonic_reason=$(cat "$out/build.status")
+elif [ ! -f tonic.ko ]; then
+	tonic_reason="tonic.ko is not built"
+else
+	tonic_state loading
+	if insmod ./tonic.ko 2>"$out/insmod.err"; then
+		tonic_state loaded
+	else
+		tonic_reason="insmod tonic.ko failed: $(tr '\n' ' ' <"$out/insmod.err")"
+		tonic_state none
+	fi
+fi
+
+# Programs: load every BPF protocol the tree built (build/bpf/NAME.bpf.o
+# for each bpf/NAME.bpf.c, but any whose name is taken already:
+# a BPF "newreno" would replace the built-in default), then take what
+# `tonic prog list` shows besides the default. BENCH_TONIC_PROGS names them
+# instead. A program row is n/a when tonic-perf cannot select programs.
+tonic_progs=()
+loaded_progs=()
+skipped_progs=()
+prog_reason=
+declare -A stack_reason=()
+if [ -z "$tonic_reason" ]; then
+	"$perf" -V | grep -q 'TONIC_PROTOCOL: yes' ||
+		prog_reason="tonic-perf was built without TONIC_PROTOCOL (not in uapi/linux/tonic.h)"
+	if [ -n "${BENCH_TONIC_PROGS+x}" ]; then
+		read -r -a tonic_progs <<<"$BENCH_TONIC_PROGS"
+	elif [ -x build/tonic ]; then
+		before=$(build/tonic prog list 2>/dev/null | awk '{print ($1 == "*" ? $2 : $1)}')
+		# Protocols are the programs under bpf/ (selftests/progs/ are tests).
+		for src in bpf/*.bpf.c; do
+			name=$(basename "$src" .bpf.c)
+			obj=build/bpf/$name.bpf.o
+			[ -f "$obj" ] || { log "$obj is not built"; continue; }
+			if grep -qx "$name" <<<"$before"; then
+				skipped_progs+=("$name")
+				log "not loading $obj: a protocol named $name exists already (built in)"
+				continue
+			fi
+			if build/tonic prog load "$obj" >>"$out/progs.log" 2>&1; then
+				loaded_progs+=("$name")
+			else
+				log "tonic prog load $obj failed (see progs.log)"
+			fi
+		done
+		if build/tonic prog list >"$out/progs.txt" 2>>"$out/progs.log"; then
+			# "* name ..." marks the default, which the plain tonic row uses.
+			# (No process substitution: the guest has no /dev/fd.)
+			read -r -a tonic_progs <<<"$(awk '$1 != "*" && NF {print $1}' "$out/progs.txt" |
+				tr '\n' ' ')"
+		fi
+	fi
+fi
+STACKS=("tonic|-p tonic" "${STACKS[@]}")
+for p in "${tonic_progs[@]}"; do
+	STACKS+=("tonic-$p|-p tonic --prog $p")
+	[ -n "$prog_reason" ] && stack_reason[tonic-$p]=$prog_reason
+done
+[ -n "$prog_reason" ] && log "Tonic programs other than the default: n/a ($prog_reason)"
+
+want() { # want LIST NAME: NAME is in the space-separated LIST (or LIST is empty)
+	[ -z "$1" ] && return 0
+	case " $1 " in *" $2 "*) return 0 ;; esac
+	return 1
+}
+
+# ---- one run ----
+total=0
+done_n=0
+
+run_one() { # run_one PATH NETEM STACK STACK_ARGS MODE
+	local path=$1 netem=$2 stack=$3 sargs=$4 mode=$5 margs f err='' rc=0 rec='' line=
+	f=$out/run.$path.$stack.$mode.$rep
+	done_n=$((done_n + 1))
+	margs="-m stream"
+	[ "$mode" = rr ] && margs="-m rr -r 1024 -R 1024 --hist"
+	if [ "${stack%%-*}" = tonic ] && [ -n "$tonic_reason" ]; then
+		err=$tonic_reason
+	elif [ -n "${stack_reason[$stack]:-}" ]; then
+		err=${stack_reason[$stack]}
+	elif ! start_server; then
+		err="tonic-perf server did not start"
+	fi
+	: >"$f.out"
+	if [ -z "$err" ]; then
+		# shellcheck disable=SC2086
+		ip netns exec $A timeout -k 5 $((dur + 90)) "$perf" -H 10.77.0.2 -P $PORT \
+			$sargs $margs -l "$dur" -q --label "$path/$stack/$mode" \
+			>"$f.out" 2>"$f.err"
+		rc=$?
+	fi
+	tail -n 1 "$f.out" >"$f.json"
+	# One jq per run (processes are slow to start under TCG): the record
+	# goes to runs.jsonl, the second line to the console.
+	rec=$(jq -rn --arg path "$path" --arg netem "$netem" --arg stack "$stack" \
+		--arg mode "$mode" --arg args "$sargs $margs" --arg rep "$rep" --arg err "$err" \
+		--arg rc "$rc" --arg stderr "$(tail -n 3 "$f.err" 2>/dev/null | tr '\n' ' ')" \
+		'(try input catch null) as $r
+		 | (if $err != "" then $err
+		    elif ($r | type) != "object" then
+			"tonic-perf exited \($rc) without a result: \($stderr)"
+		    elif $rc != "0" or ($r.ok | not) then ($r.error // "failed, exit \($rc)")
+		    else null end) as $e
+		 | ({path: $path, netem: $netem, stack: $stack, mode: $mode, args: $args,
+		     rep: ($rep | tonumber), result: (if ($r | type) == "object" then $r else null end),
+		     error: $e} | tojson),
+		   (if $e then "FAILED: \($e)"
+		    elif $mode == "stream" then
+			"\($r.goodput_bps / 1e6 * 100 | round / 100) Mb/s, \($r.cpu_s_per_gb * 100 | round / 100) CPU s/GB, \($r.retrans_bytes) B retransmitted"
+		    else
+			"p50 \($r.latency_us.p50 | round) us, p99 \($r.latency_us.p99 | round) us, p999 \($r.latency_us.p999 | round) us, \($r.transactions_per_s | round)/s"
+		    end)' "$f.json" 2>/dev/null)
+	line=${rec#*$'\n'}
+	rec=${rec%%$'\n'*}
+	if [ -z "$rec" ]; then
+		rec=$(jq -cn --arg path "$path" --arg stack "$stack" --arg mode "$mode" \
+			--arg rep "$rep" '{path: $path, stack: $stack, mode: $mode,
+			rep: ($rep | tonumber), result: null, error: "bench: cannot read the result"}')
+		line="FAILED: cannot read the result"
+	fi
+	echo "$rec" >>"$runs"
+	log "[$done_n/$total] $path $stack $mode #$rep: $line"
+}
+
+# ---- main ----
+setup_net || { log "cannot set up the namespaces"; exit 1; }
+start_server || { log "the tonic-perf server did not start"; exit 1; }
+
+# One short Tonic probe first: if Tonic cannot carry data, every Tonic row
+# says why instead of timing out run after run.
+if [ -z "$tonic_reason" ]; then
+	tonic_state probing
+	if ! ip netns exec $A timeout -k 5 60 "$perf" -H 10.77.0.2 -P $PORT -p tonic -l 1 \
+			--verify -q --drain 10 >"$out/probe.out" 2>"$out/probe.err"; then
+		tonic_reason="Tonic cannot carry data yet: $(tail -n 1 "$out/probe.out" |
+			jq -r '.error // empty' 2>/dev/null)"
+		[ "$tonic_reason" = "Tonic cannot carry data yet: " ] &&
+			tonic_reason="Tonic probe failed: $(tail -n 2 "$out/probe.err" | tr '\n' ' ')"
+	fi
+fi
+[ -n "$tonic_reason" ] && log "Tonic rows: n/a ($tonic_reason)"
+lsmod | grep -q '^tonic ' && tonic_state running
+
+paths=()
+for p in "${ALL_PATHS[@]}"; do
+	want "${BENCH_PATHS:-}" "${p%%|*}" && paths+=("$p")
+done
+stacks=()
+for s in "${STACKS[@]}"; do
+	want "${BENCH_STACKS:-}" "${s%%|*}" && stacks+=("$s")
+done
+# Without BENCH_REPEAT: up to 3 repetitions, as many as fit in about
+# BENCH_BUDGET seconds (default 600) at ~2.5 s of setup per run.
+if [ -z "$reps" ]; then
+	reps=$(awk -v b="${BENCH_BUDGET:-600}" -v n=$((${#paths[@]} * ${#stacks[@]} * 2)) \
+		-v d="$dur" 'BEGIN { r = int(b / (n * (d + 2.5))); print (r < 1 ? 1 : (r > 3 ? 3 : r)) }')
+fi
+total=$((${#paths[@]} * ${#stacks[@]} * 2 * reps))
+log "${#paths[@]} paths x ${#stacks[@]} stacks x 2 modes x $reps runs of $dur s"
+
+jq -n --arg kernel "$(uname -r)" --arg date "$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
+	--arg duration "$dur" --arg reps "$reps" --arg cpus "$(nproc)" --arg tonic_reason "$tonic_reason" \
+	--arg commit "$(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo unknown)" \
+	--arg dirty "$(git -C "$repo" status --porcelain 2>/dev/null | grep -q . && echo yes || echo no)" \
+	--arg progs "${tonic_progs[*]}" --arg skipped "${skipped_progs[*]}" \
+	--arg paths "$(printf '%s\n' "${paths[@]}")" --arg stacks "$(printf '%s\n' "${stacks[@]}")" \
+	'{kernel: $kernel, date: $date, duration_s: ($duration | tonumber),
+	  repeat: ($reps | tonumber), cpus: ($cpus | tonumber),
+	  commit: $commit, uncommitted_changes: ($dirty == "yes"),
+	  tonic_unavailable: (if $tonic_reason == "" then null else $tonic_reason end),
+	  tonic_programs: ($progs | split(" ") | map(select(. != ""))),
+	  tonic_programs_not_loaded: ($skipped | split(" ") | map(select(. != ""))),
+	  paths: ($paths | split("\n") | map(select(. != "") | split("|") | {name: .[0], netem: .[1]})),
+	  stacks: ($stacks | split("\n") | map(select(. != "") | split("|") | {name: .[0], args: .[1]})),
+	  environment: "qemu TCG guest, 2 vCPUs, veth between two network namespaces, TSO/GSO/GRO off"}' \
+	>"$out/meta.json"
+
+# BENCH_PROFILE=1 profiles the bulk runs at 1 % loss, BENCH_PROFILE=PATH
+# those of that path.
+profile_path=
+case ${BENCH_PROFILE:-0} in
+0 | "") ;;
+1) profile_path=loss1 ;;
+*) profile_path=$BENCH_PROFILE ;;
+esac
+rep=0
+for p in "${paths[@]}"; do
+	pname=${p%%|*}
+	netem=${p#*|}
+	set_path "$netem" || { log "cannot set netem '$netem' on $pname"; exit 1; }
+	for rep in $(seq "$reps"); do
+		for s in "${stacks[@]}"; do
+			sname=${s%%|*}
+			sargs=${s#*|}
+			if [ "$pname" = "$profile_path" ] && [ "$rep" = 1 ] &&
+			   command -v perf >/dev/null; then
+				perf record -a -g -o "$out/perf.$sname.data" -- sleep "$dur" \
+					>/dev/null 2>&1 &
+				prof_pid=$!
+				run_one "$pname" "$netem" "$sname" "$sargs" stream
+				wait $prof_pid
+				perf report -i "$out/perf.$sname.data" --stdio --no-children \
+					--sort sym 2>/dev/null | grep -v '^$' | head -n 80 \
+					>"$out/profile.$sname.txt"
+			else
+				run_one "$pname" "$netem" "$sname" "$sargs" stream
+			fi
+			run_one "$pname" "$netem" "$sname" "$sargs" rr
+		done
+	done
+done
+set_path ""
+
+stop_server
+ip netns del $A 2>/dev/null
+ip netns del $B 2>/dev/null
+for p in "${loaded_progs[@]}"; do
+	build/tonic prog unload "$p" >>"$out/progs.log" 2>&1 ||
+		log "tonic prog unload $p failed"
+done
+if lsmod | grep -q '^tonic '; then
+	for _ in $(seq 20); do
+		rmmod tonic 2>/dev/null && break
+		sleep 0.5
+	done
+	lsmod | grep -q '^tonic ' && log "rmmod tonic failed"
+fi
+tonic_state finished
+log "done: $done_n runs, results in $out"
+exit 0

@@ -1,0 +1,79 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Host side of `make bench` (after tonic-perf is built): build the rest of
+# the tree, boot one VM that runs scripts/bench-vm.sh, then write the report
+# with scripts/bench-report.py.
+#
+# If the guest kernel dies while tonic.ko is loaded, the measurements of
+# that boot are incomplete: a second boot then measures TCP alone and every
+# Tonic row says what the kernel reported. The exit status is non-zero
+# whenever a VM run failed (crash, kernel warning, timeout), after the
+# report has been written.
+#   bench.sh [OUT_DIR [RESULTS_DIR]]
+set -u
+repo=$(cd "$(dirname "$0")/.." && pwd)
+cd "$repo" || exit 1
+out=${1:-build/netbench}
+results=${2:-Documentation/results}
+limit=${BENCH_VM_TIMEOUT:-1500}
+
+rm -rf "$out"
+mkdir -p "$out"
+# tonic.ko decides whether Tonic can be measured at all; the rest of the
+# tree (the tonic CLI, BPF programs) only decides which programs are tried.
+if ${MAKE:-make} module >"$out/build.log" 2>&1; then
+	echo ok >"$out/build.status"
+else
+	{ echo "tonic.ko does not build:"; grep -m1 -E 'error' "$out/build.log"; } |
+		tr '\n' ' ' >"$out/build.status"
+	echo "bench: $(cat "$out/build.status") (see $out/build.log)" >&2
+fi
+${MAKE:-make} -k all >>"$out/build.log" 2>&1 ||
+	echo "bench: 'make all' failed (see $out/build.log); benchmarking what exists" >&2
+
+# The guest gets the BENCH_* settings that are set here.
+pass=()
+for v in BENCH_DURATION BENCH_REPEAT BENCH_BUDGET BENCH_PATHS BENCH_STACKS BENCH_TONIC_PROGS BENCH_PROFILE; do
+	[ -n "${!v+x}" ] && pass+=("$v=${!v}")
+done
+
+# The guest's speed depends on how busy the host is: keep its load.
+cut -d' ' -f1-3 /proc/loadavg >"$out/host-load.before"
+
+vm_rc=0
+scripts/vm-run.sh --timeout "$limit" -- env "${pass[@]}" ./scripts/bench-vm.sh "$out" 2>&1 |
+	tee "$out/vm.log"
+[ "${PIPESTATUS[0]}" -eq 0 ] || vm_rc=1
+
+state=$(cat "$out/tonic.state" 2>/dev/null || echo none)
+if [ $vm_rc -ne 0 ]; then
+	case $state in
+	loading | loaded | probing | running)
+		oops=$(grep -m1 -oE '(BUG: |Oops: |kernel BUG|WARNING: |general protection|Kernel panic)[^[]*' \
+			"$out/vm.log" | sed 's/ *$//')
+		rip=$(grep -m1 -oE 'RIP: [0-9a-f]+:[^ ]+' "$out/vm.log" | sed 's/RIP: [0-9a-f]*://')
+		# First reliable frame of the module (not a "? " guess).
+		frame=$(grep -m1 -oE '\]  [a-z0-9_.]+\+0x[0-9a-f]+/0x[0-9a-f]+ \[tonic\]' \
+			"$out/vm.log" | sed 's/^\]  //; s/ \[tonic\]//')
+		reason="the guest kernel failed while tonic.ko was $state"
+		[ -n "$oops" ] && reason="$reason: $oops"
+		[ -n "$rip" ] && reason="$reason at $rip"
+		[ -n "$frame" ] && reason="$reason, called from $frame"
+		echo "bench: $reason; measuring TCP alone in a second boot" >&2
+		mkdir -p "$out/crashed"
+		mv "$out"/runs.jsonl "$out"/vm.log "$out"/tonic.state "$out/crashed/" 2>/dev/null
+		scripts/vm-run.sh --timeout "$limit" -- \
+			env "${pass[@]}" BENCH_TONIC_SKIP="$reason" ./scripts/bench-vm.sh "$out" 2>&1 |
+			tee "$out/vm.log"
+		;;
+	esac
+fi
+
+cut -d' ' -f1-3 /proc/loadavg >"$out/host-load.after"
+python3 scripts/bench-report.py "$out" "$results" || exit 1
+if [ $vm_rc -ne 0 ]; then
+	echo "bench: a VM run failed (kernel crash, warning or timeout): see $out/vm.log" >&2
+	exit 1
+fi
+exit 0

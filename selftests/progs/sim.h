@@ -1,0 +1,398 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A tiny deterministic network for the native protocol-program tests:
+ * one flow of the userspace engine running a program from bpf/, a link
+ * with a fixed one-way delay, scripted losses (drop the n-th transmission
+ * of a segment) and two receivers:
+ *
+ * - SIM_RCV_SACK: keeps out-of-order data; every data packet is answered
+ *   with the cumulative ACK and a one-entry SACK, a NACK (nack = first
+ *   missing segment) when it arrived out of order, and a grant of one
+ *   segment (what tonic.ko's receiver does, TONIC.md §11);
+ * - SIM_RCV_ROCE: a RoCE responder: drops out-of-order packets, answers
+ *   with cumulative ACKs only and NACKs each hole once (IB spec §9.7.5).
+ *
+ * Every hook call is recorded (through a wrapper around the program's
+ * struct tonic_proto_ops) so tests can assert on the window a hook chose,
+ * and every transmission is logged so tests can assert exact
+ * retransmission sets.  TAP helpers are shared with selftests/unit.
+ */
+#ifndef _TONIC_PROGS_SIM_H
+#define _TONIC_PROGS_SIM_H
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tonic_prog.h"
+
+/* ---- TAP ---- */
+
+static int tap_count, tap_failed, tap_cur_bad;
+
+static void tap_diag(const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("# ");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+}
+
+#define TAP_RUN(fn) do {						\
+	tap_cur_bad = 0;						\
+	fn();								\
+	tap_count++;							\
+	if (tap_cur_bad)						\
+		tap_failed++;						\
+	printf("%sok %d - %s\n", tap_cur_bad ? "not " : "",		\
+	       tap_count, #fn);						\
+	fflush(stdout);							\
+} while (0)
+
+#define CHECK(cond) do {						\
+	if (!(cond) && tap_cur_bad++ < 10)				\
+		tap_diag("%s:%d: check failed: %s", __FILE__, __LINE__, \
+			 #cond);					\
+} while (0)
+
+#define CHECK_EQ(a, b) do {						\
+	long long _a = (long long)(a), _b = (long long)(b);		\
+	if (_a != _b && tap_cur_bad++ < 10)				\
+		tap_diag("%s:%d: %s == %lld, expected %s == %lld",	\
+			 __FILE__, __LINE__, #a, _a, #b, _b);		\
+} while (0)
+
+/* ---- the network ---- */
+
+#define SIM_SEGS	2048	/* segments per run, at most */
+#define SIM_LOG		16384	/* transmissions logged */
+#define SIM_CALLS	16384	/* hook calls logged */
+#define SIM_Q		8192	/* packets in flight */
+#define SIM_ID		7
+#define SIM_SEG_SIZE	1000
+
+enum { SIM_RCV_SACK, SIM_RCV_ROCE };
+
+struct sim_pkt {
+	u64 t;
+	u32 seq;		/* insertion order: FIFO among equal times */
+	int to_rcv;
+	u32 seg;
+	struct tonic_ctrl_desc ev;
+};
+
+/* One recorded hook call. */
+struct sim_call {
+	u8 op;			/* 'i' incoming, 'p' periodic */
+	u8 timeout;
+	u8 type;		/* event type */
+	u8 dupack;
+	u32 flight;		/* next_new - wnd_start after stage 1 */
+	u32 wnd_in;
+	u32 cum_acked;
+	struct tonic_hook_out out;
+	u64 now;
+};
+
+struct sim {
+	struct tonic_engine *e;
+	const struct tonic_proto_ops *prog;
+	struct tonic_proto_ops wrap;
+	int rcv_mode;
+	u32 signals;
+	u64 now;
+	u64 owd;			/* one-way delay */
+	u32 total;			/* segments to deliver */
+	u32 grant_bytes;		/* grant per data packet (0: none) */
+	u8 drop[SIM_SEGS];		/* bit n: drop the (n+1)-th transmission */
+	u8 ntx[SIM_SEGS];
+	/* transmissions */
+	u32 log_seg[SIM_LOG];
+	u8 log_rtx[SIM_LOG];
+	u64 log_t[SIM_LOG];
+	unsigned int nlog;
+	/* receiver */
+	u8 got[SIM_SEGS];
+	u32 cum;
+	int nack_sent;			/* RoCE: hole already NACKed */
+	u64 granted;
+	/* queue */
+	struct sim_pkt q[SIM_Q];
+	unsigned int nq;
+	u32 seq;
+	/* hooks */
+	struct sim_call calls[SIM_CALLS];
+	unsigned int ncalls;
+	int stalled;
+};
+
+static struct sim *sim_cur;
+
+static void sim_rec(char op, struct tonic_flow_ctx *c, u32 wnd_in)
+{
+	struct sim *s = sim_cur;
+	struct sim_call *k;
+
+	if (s->ncalls >= SIM_CALLS)
+		return;
+	k = &s->calls[s->ncalls++];
+	k->op = op;
+	k->timeout = c->timeout;
+	k->type = c->ev.type;
+	k->dupack = op == 'i' && tonic_is_dupack(c);
+	k->flight = c->next_new - c->wnd_start;
+	k->wnd_in = wnd_in;
+	k->cum_acked = c->wnd_start - c->old_wnd_start;
+	k->out = c->out;
+	k->now = c->now;
+}
+
+static int sim_w_init(struct tonic_flow_ctx *c, void *u)
+{
+	return sim_cur->prog->init ? sim_cur->prog->init(c, u) : 0;
+}
+
+static void sim_w_incoming(struct tonic_flow_ctx *c, void *u)
+{
+	u32 w = c->wnd;
+
+	sim_cur->prog->incoming(c, u);
+	sim_rec('i', c, w);
+}
+
+static void sim_w_periodic(struct tonic_flow_ctx *c, void *u)
+{
+	u32 w = c->wnd;
+
+	sim_cur->prog->periodic(c, u);
+	sim_rec('p', c, w);
+}
+
+/* Engine parameters every test starts from; change before sim_start(). */
+static struct tonic_flow_params sim_params(void)
+{
+	struct tonic_flow_params p;
+
+	memset(&p, 0, sizeof(p));
+	p.flow_id = SIM_ID;
+	p.seg_size = SIM_SEG_SIZE;
+	p.wnd_max = 128;
+	p.rto_init_ns = 10000000ULL;	/* 10 ms */
+	p.rto_min_ns = 100000ULL;	/* 100 us */
+	p.rto_max_ns = 1000000000ULL;
+	p.rate_max_bps = 10000000000ULL;	/* 10 Gb/s link */
+	return p;
+}
+
+static struct sim *sim_new(const struct tonic_proto_ops *prog, u32 signals,
+			   int rcv_mode, u32 total)
+{
+	struct sim *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		abort();
+	s->prog = prog;
+	s->wrap = *prog;
+	s->wrap.init = sim_w_init;
+	s->wrap.incoming = sim_w_incoming;
+	s->wrap.periodic = sim_w_periodic;
+	s->signals = signals;
+	s->rcv_mode = rcv_mode;
+	s->total = total;
+	s->owd = 50000;			/* 50 us */
+	if (signals & TONIC_SIG_GRANT)
+		s->grant_bytes = SIM_SEG_SIZE;
+	return s;
+}
+
+static int sim_start(struct sim *s, struct tonic_flow_params *p)
+{
+	sim_cur = s;
+	s->e = tonic_engine_create(NULL);
+	if (!s->e)
+		return -1;
+	p->ops = &s->wrap;
+	if (tonic_engine_flow_add(s->e, p, 0))
+		return -1;
+	return tonic_engine_announce(s->e, SIM_ID, s->total, 0);
+}
+
+static void sim_free(struct sim *s)
+{
+	tonic_engine_destroy(s->e);
+	free(s);
+	sim_cur = NULL;
+}
+
+static void sim_push(struct sim *s, u64 t, int to_rcv, u32 seg,
+		     const struct tonic_ctrl_desc *ev)
+{
+	struct sim_pkt *k;
+
+	if (s->nq >= SIM_Q)
+		abort();
+	k = &s->q[s->nq++];
+	memset(k, 0, sizeof(*k));
+	k->t = t;
+	k->seq = s->seq++;
+	k->to_rcv = to_rcv;
+	k->seg = seg;
+	if (ev)
+		k->ev = *ev;
+}
+
+/* Index of the earliest packet (FIFO among equal times), or -1. */
+static int sim_first(const struct sim *s)
+{
+	unsigned int i;
+	int best = -1;
+
+	for (i = 0; i < s->nq; i++)
+		if (best < 0 || s->q[i].t < s->q[best].t ||
+		    (s->q[i].t == s->q[best].t && s->q[i].seq < s->q[best].seq))
+			best = i;
+	return best;
+}
+
+static void sim_ack(struct sim *s, const struct tonic_ctrl_desc *ev)
+{
+	sim_push(s, s->now + s->owd, 0, 0, ev);
+}
+
+static void sim_rcv(struct sim *s, u32 seg)
+{
+	struct tonic_ctrl_desc ev;
+	u32 old = s->cum;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.flow_id = SIM_ID;
+	ev.type = TONIC_CTRL_ACK;
+	ev.flags = TONIC_CF_CUMACK;
+	if (s->rcv_mode == SIM_RCV_ROCE) {
+		if (seg == s->cum) {
+			s->got[seg] = 1;
+			s->cum++;
+			s->nack_sent = 0;
+		} else if (seg > s->cum) {
+			if (s->nack_sent)
+				return;		/* dropped silently */
+			s->nack_sent = 1;
+			ev.type = TONIC_CTRL_NACK;
+			ev.flags |= TONIC_CF_NACK;
+			ev.nack = s->cum;
+		}
+		ev.cumack = s->cum;
+		sim_ack(s, &ev);
+		return;
+	}
+	if (seg >= s->cum && !s->got[seg]) {
+		s->got[seg] = 1;
+		while (s->cum < s->total && s->got[s->cum])
+			s->cum++;
+		ev.flags |= TONIC_CF_SACK;
+		ev.sack = seg;
+		if (seg != old && (s->signals & TONIC_SIG_NACK)) {
+			ev.type = TONIC_CTRL_NACK;
+			ev.flags |= TONIC_CF_NACK;
+			ev.nack = s->cum;
+		}
+	}
+	ev.cumack = s->cum;
+	sim_ack(s, &ev);
+	if (s->grant_bytes) {
+		memset(&ev, 0, sizeof(ev));
+		ev.flow_id = SIM_ID;
+		ev.type = TONIC_CTRL_GRANT;
+		ev.flags = TONIC_CF_GRANT;
+		ev.grant = s->grant_bytes;
+		sim_ack(s, &ev);
+	}
+}
+
+static void sim_tx(struct sim *s)
+{
+	struct tonic_seg_desc out[64];
+	unsigned int n, i;
+
+	while ((n = tonic_engine_tx(s->e, s->now, out, 64)) > 0) {
+		for (i = 0; i < n; i++) {
+			u32 seg = out[i].seg, k = s->ntx[seg]++;
+
+			if (s->nlog < SIM_LOG) {
+				s->log_seg[s->nlog] = seg;
+				s->log_rtx[s->nlog] = out[i].rtx;
+				s->log_t[s->nlog] = s->now;
+				s->nlog++;
+			}
+			if (k < 8 && (s->drop[seg] >> k) & 1)
+				continue;
+			sim_push(s, s->now + s->owd, 1, seg, NULL);
+		}
+	}
+}
+
+/*
+ * Run until everything is delivered and acked, @until ns pass, or the
+ * flow stalls (nothing in flight and no timer).  Return: 0 when done.
+ */
+static int sim_run(struct sim *s, u64 until)
+{
+	struct tonic_flow_stats st;
+
+	for (;;) {
+		u64 tt, tp;
+		int i;
+
+		sim_tx(s);
+		if (!tonic_engine_flow_stats(s->e, SIM_ID, &st) &&
+		    st.wnd_start == s->total)
+			return 0;
+		i = sim_first(s);
+		tp = i >= 0 ? s->q[i].t : U64_MAX;
+		tt = tonic_engine_next_timer(s->e);
+		if (tp == U64_MAX && tt == U64_MAX) {
+			s->stalled = 1;
+			return -1;
+		}
+		s->now = tp < tt ? tp : tt;
+		if (s->now > until)
+			return -1;
+		if (tp <= tt) {
+			struct sim_pkt k = s->q[i];
+
+			s->q[i] = s->q[--s->nq];
+			if (k.to_rcv)
+				sim_rcv(s, k.seg);
+			else
+				tonic_engine_ctrl(s->e, &k.ev, 1, s->now);
+		} else {
+			tonic_engine_timers(s->e, s->now);
+		}
+	}
+}
+
+/* Retransmitted segments in order; returns how many. */
+static unsigned int sim_rtx(const struct sim *s, u32 *out, unsigned int max)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < s->nlog; i++)
+		if (s->log_rtx[i] && n < max)
+			out[n++] = s->log_seg[i];
+	return n;
+}
+
+static struct tonic_flow_stats sim_stats(const struct sim *s)
+{
+	struct tonic_flow_stats st;
+
+	memset(&st, 0, sizeof(st));
+	tonic_engine_flow_stats(s->e, SIM_ID, &st);
+	return st;
+}
+
+#endif /* _TONIC_PROGS_SIM_H */

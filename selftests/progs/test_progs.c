@@ -1,0 +1,443 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The protocol programs of bpf/, built natively, against the userspace
+ * engine (selftests/progs/sim.h): scripted loss patterns with exact
+ * retransmission sets, the window and rate rules each program follows,
+ * and random-loss runs that must deliver everything.
+ */
+#include "sim.h"
+
+#define DECLARE_PROG(p)							\
+	extern const struct tonic_proto_ops tonic_prog_##p;		\
+	extern const u32 tonic_prog_##p##_signals
+
+DECLARE_PROG(reno);
+DECLARE_PROG(newreno);
+DECLARE_PROG(sack);
+DECLARE_PROG(ndp);
+DECLARE_PROG(dcqcn);
+DECLARE_PROG(irn);
+
+extern u64 irn_rto_low_ns, irn_rto_high_ns, dcqcn_byte_counter;
+extern u64 dcqcn_rate_timer_ns, dcqcn_alpha_timer_ns;
+
+#define SEC_NS	1000000000ULL
+
+static int cmp_u32(const void *a, const void *b)
+{
+	u32 x = *(const u32 *)a, y = *(const u32 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Retransmissions sorted, compared with @want. */
+static void check_rtx_set(struct sim *s, const u32 *want, unsigned int n)
+{
+	u32 got[256];
+	unsigned int i, m = sim_rtx(s, got, 256);
+
+	qsort(got, m, sizeof(u32), cmp_u32);
+	CHECK_EQ(m, n);
+	for (i = 0; i < m && i < n; i++)
+		CHECK_EQ(got[i], want[i]);
+	if (m != n)
+		for (i = 0; i < m && i < 16; i++)
+			tap_diag("  retransmitted %u", got[i]);
+}
+
+static struct sim *run_prog(const struct tonic_proto_ops *ops, u32 sig,
+			    int mode, u32 total, const u32 *drops,
+			    unsigned int ndrops, u32 init_wnd)
+{
+	struct tonic_flow_params p = sim_params();
+	struct sim *s = sim_new(ops, sig, mode, total);
+	unsigned int i;
+
+	for (i = 0; i < ndrops; i++)
+		s->drop[drops[i]] |= 1;		/* first transmission */
+	p.init_wnd = init_wnd;
+	if (sig & TONIC_SIG_GRANT)
+		p.init_tokens = 10 * SIM_SEG_SIZE;
+	CHECK_EQ(sim_start(s, &p), 0);
+	CHECK_EQ(sim_run(s, 10 * SEC_NS), 0);
+	CHECK_EQ(s->cum, total);
+	return s;
+}
+
+/* RFC 5681 §3.2: third dupack halves; the next new ACK deflates to ssthresh. */
+static void reno_halves_after_three_dupacks(void)
+{
+	static const u32 drops[] = { 20 };
+	struct sim *s = run_prog(&tonic_prog_reno, tonic_prog_reno_signals,
+				 SIM_RCV_SACK, 60, drops, 1, 10);
+	unsigned int i, dup = 0, fr = ~0U;
+	u32 flight = 0;
+
+	for (i = 0; i < s->ncalls; i++) {
+		struct sim_call *k = &s->calls[i];
+
+		if (k->op != 'i')
+			continue;
+		dup = k->dupack ? dup + 1 : 0;
+		if (k->out.flags & TONIC_OUT_RTX) {
+			fr = i;
+			flight = k->flight;
+			CHECK_EQ(dup, 3);
+			CHECK_EQ(k->out.rtx_start, 20);
+			CHECK_EQ(k->out.rtx_end, 21);
+			CHECK_EQ(k->out.wnd, flight / 2 + 3);	/* ssthresh + 3 */
+			break;
+		}
+	}
+	CHECK(fr != ~0U);
+	CHECK(flight >= 8);
+	/* first new ACK: cwnd = ssthresh = FlightSize / 2 */
+	for (i = fr + 1; i < s->ncalls; i++) {
+		if (s->calls[i].op == 'i' && s->calls[i].cum_acked) {
+			CHECK_EQ(s->calls[i].out.wnd, flight / 2);
+			break;
+		}
+	}
+	check_rtx_set(s, drops, 1);
+	CHECK_EQ(sim_stats(s).timeouts, 0);
+	sim_free(s);
+}
+
+/* RFC 6582: three losses in one window, recovered by partial ACKs. */
+static void newreno_recovers_three_losses_without_timeout(void)
+{
+	static const u32 drops[] = { 20, 23, 27 };
+	struct sim *s = run_prog(&tonic_prog_newreno,
+				 tonic_prog_newreno_signals, SIM_RCV_SACK, 80,
+				 drops, 3, 10);
+	unsigned int i, fr = 0;
+
+	check_rtx_set(s, drops, 3);
+	CHECK_EQ(sim_stats(s).timeouts, 0);
+	/* one window reduction only: one fast-retransmit entry */
+	for (i = 0; i < s->ncalls; i++)
+		if (s->calls[i].dupack && (s->calls[i].out.flags & TONIC_OUT_RTX))
+			fr++;
+	CHECK_EQ(fr, 1);
+	sim_free(s);
+}
+
+/* Reno with the same pattern needs more than one reduction or a timeout. */
+static void reno_needs_more_for_three_losses(void)
+{
+	static const u32 drops[] = { 20, 23, 27 };
+	struct sim *s = run_prog(&tonic_prog_reno, tonic_prog_reno_signals,
+				 SIM_RCV_SACK, 80, drops, 3, 10);
+	unsigned int i, fr = 0;
+
+	for (i = 0; i < s->ncalls; i++)
+		if (s->calls[i].dupack && (s->calls[i].out.flags & TONIC_OUT_RTX))
+			fr++;
+	CHECK(fr > 1 || sim_stats(s).timeouts > 0);
+	sim_free(s);
+}
+
+/* RFC 6675: every lost segment once, no timeout, one reduction. */
+static void sack_resends_each_lost_segment_once(void)
+{
+	static const u32 drops[] = { 20, 21, 25, 30 };
+	struct sim *s = run_prog(&tonic_prog_sack, tonic_prog_sack_signals,
+				 SIM_RCV_SACK, 80, drops, 4, 16);
+	unsigned int i;
+	u32 ss = 0;
+
+	check_rtx_set(s, drops, 4);
+	CHECK_EQ(sim_stats(s).timeouts, 0);
+	/* §5 step 4: ssthresh = cwnd = FlightSize / 2 on entry */
+	for (i = 0; i < s->ncalls; i++)
+		if (s->calls[i].out.flags & TONIC_OUT_RTX) {
+			ss = s->calls[i].flight / 2;
+			CHECK(s->calls[i].out.wnd >= ss);
+			break;
+		}
+	CHECK(ss >= 2);
+	sim_free(s);
+}
+
+/* IRN §3.1: selective retransmission of exactly the lost segments. */
+static void irn_resends_only_lost_segments(void)
+{
+	static const u32 drops[] = { 5, 8, 12, 13, 40 };
+	struct sim *s = run_prog(&tonic_prog_irn, tonic_prog_irn_signals,
+				 SIM_RCV_SACK, 100, drops, 5, 0);
+
+	check_rtx_set(s, drops, 5);
+	CHECK_EQ(sim_stats(s).timeouts, 0);
+	sim_free(s);
+}
+
+/* IRN §3.1: RTO_low for a tail loss with at most N = 3 in flight. */
+static void irn_rto_low_for_short_flows(void)
+{
+	static const u32 drops[] = { 2 };
+	struct sim *s = run_prog(&tonic_prog_irn, tonic_prog_irn_signals,
+				 SIM_RCV_SACK, 3, drops, 1, 0);
+	unsigned int i;
+	u64 first = 0, again = 0;
+
+	for (i = 0; i < s->nlog; i++) {
+		if (s->log_seg[i] == 2 && !s->log_rtx[i])
+			first = s->log_t[i];
+		if (s->log_seg[i] == 2 && s->log_rtx[i])
+			again = s->log_t[i];
+	}
+	CHECK_EQ(sim_stats(s).timeouts, 1);
+	/* armed when seg 1 was acked (first + 2 owd - tx gap), fires RTO_low later */
+	CHECK(again > first + irn_rto_low_ns);
+	CHECK(again <= first + 2 * s->owd + irn_rto_low_ns + 10000);
+	sim_free(s);
+}
+
+/* IRN §3.1: RTO_high once more than N segments are in flight. */
+static void irn_rto_high_for_long_flows(void)
+{
+	static const u32 drops[] = { 30, 31, 32, 33, 34, 35, 36, 37, 38, 39 };
+	struct sim *s = run_prog(&tonic_prog_irn, tonic_prog_irn_signals,
+				 SIM_RCV_SACK, 40, drops, 10, 0);
+	unsigned int i;
+
+	/* the last ten are lost: no SACK above them, only a timeout helps */
+	CHECK(sim_stats(s).timeouts >= 1);
+	for (i = 0; i < s->ncalls; i++)
+		if (s->calls[i].op == 'i' &&
+		    (s->calls[i].out.flags & TONIC_OUT_TIMER) &&
+		    s->calls[i].flight > 3)
+			CHECK_EQ(s->calls[i].out.timer_ns, irn_rto_high_ns);
+	sim_free(s);
+}
+
+/* RoCE go-back-N: everything from the first loss on is resent, once. */
+static void dcqcn_goes_back_n(void)
+{
+	static const u32 drops[] = { 10 };
+	struct sim *s = run_prog(&tonic_prog_dcqcn, tonic_prog_dcqcn_signals,
+				 SIM_RCV_ROCE, 100, drops, 1, 0);
+	u32 got[256];
+	unsigned int i, n = sim_rtx(s, got, 256);
+
+	CHECK(n >= 2);
+	for (i = 0; i < n; i++)
+		CHECK_EQ(got[i], 10 + i);	/* 10, 11, 12, ... in order */
+	/* and nothing sent before the loss was repeated */
+	for (i = 0; i < 10; i++)
+		CHECK_EQ(s->ntx[i], 1);
+	CHECK_EQ(sim_stats(s).timeouts, 0);
+	sim_free(s);
+}
+
+/* The same loss with IRN's selective repeat costs one segment. */
+static void irn_vs_gbn_same_loss(void)
+{
+	static const u32 drops[] = { 10 };
+	struct sim *s = run_prog(&tonic_prog_irn, tonic_prog_irn_signals,
+				 SIM_RCV_SACK, 100, drops, 1, 0);
+
+	check_rtx_set(s, drops, 1);
+	sim_free(s);
+}
+
+/* DCQCN §3.1 rate rules, hook by hook (fixed point, exact). */
+static void dcqcn_rate_follows_update_rules(void)
+{
+	struct tonic_flow_ctx c;
+	struct tonic_user u;
+	u64 t = 0, want[] = {
+		3750000000ULL, 4375000000ULL, 4687500000ULL,
+		4843750000ULL,			/* fast recovery x4 */
+		4941875000ULL,			/* T = 5: additive, RT + 40M */
+	};
+	unsigned int i;
+
+	memset(&u, 0, sizeof(u));
+	memset(&c, 0, sizeof(c));
+	c.wnd_max = 128;
+	c.seg_size = SIM_SEG_SIZE;
+	c.rate_min_bps = TONIC_MIN_RATE_BPS;
+	c.rate_max_bps = 10000000000ULL;
+	c.rto_ns = 1000000;
+	CHECK_EQ(tonic_prog_dcqcn.init(&c, &u), 0);
+	CHECK_EQ(c.out.rate_bps, 10000000000ULL);	/* line rate */
+	/* CNP with alpha = 1: RC = RC / 2, RT = old RC */
+	memset(&c.out, 0, sizeof(c.out));
+	c.ev.type = TONIC_CTRL_CNP;
+	tonic_prog_dcqcn.incoming(&c, &u);
+	CHECK(c.out.flags & TONIC_OUT_RATE);
+	CHECK_EQ(c.out.rate_bps, 5000000000ULL);
+	memset(&c.out, 0, sizeof(c.out));
+	tonic_prog_dcqcn.incoming(&c, &u);
+	CHECK_EQ(c.out.rate_bps, 2500000000ULL);
+	/* rate timer: fast recovery towards RT = 5 Gb/s, then additive */
+	c.ev.type = 0;
+	for (i = 0; i < 5; i++) {
+		t += dcqcn_rate_timer_ns;
+		c.now = t;
+		memset(&c.out, 0, sizeof(c.out));
+		tonic_prog_dcqcn.periodic(&c, &u);
+		CHECK_EQ(c.out.rate_bps, want[i]);
+	}
+	/* alpha decayed by (1 - 1/256) per alpha period: the next cut is smaller */
+	memset(&c.out, 0, sizeof(c.out));
+	c.ev.type = TONIC_CTRL_CNP;
+	tonic_prog_dcqcn.incoming(&c, &u);
+	CHECK(c.out.rate_bps > want[4] / 2);
+	CHECK(c.out.rate_bps < want[4] / 2 + want[4] / 50);
+	/* floor: many CNPs never go below the minimum rate */
+	for (i = 0; i < 100; i++) {
+		memset(&c.out, 0, sizeof(c.out));
+		tonic_prog_dcqcn.incoming(&c, &u);
+	}
+	CHECK_EQ(c.out.rate_bps, 10000000ULL);
+}
+
+/* The engine applies DCQCN's rate: CNPs mid-flow slow the flow down. */
+static void dcqcn_cnp_slows_flow_in_engine(void)
+{
+	struct tonic_flow_params p = sim_params();
+	struct sim *s = sim_new(&tonic_prog_dcqcn, tonic_prog_dcqcn_signals,
+				SIM_RCV_ROCE, 200);
+	struct tonic_ctrl_desc cnp = { .flow_id = SIM_ID,
+				       .type = TONIC_CTRL_CNP };
+
+	CHECK_EQ(sim_start(s, &p), 0);
+	CHECK_EQ(sim_stats(s).rate_bps, 10000000000ULL);
+	tonic_engine_ctrl(s->e, &cnp, 1, 0);
+	CHECK_EQ(sim_stats(s).rate_bps, 5000000000ULL);
+	CHECK_EQ(sim_run(s, 10 * SEC_NS), 0);
+	CHECK_EQ(s->cum, 200);
+	sim_free(s);
+}
+
+/* NDP: credit comes only from grants (and the initial tokens). */
+static void ndp_sends_only_against_grants(void)
+{
+	struct tonic_flow_params p = sim_params();
+	struct sim *s = sim_new(&tonic_prog_ndp, tonic_prog_ndp_signals,
+				SIM_RCV_SACK, 50);
+
+	s->grant_bytes = 0;			/* a receiver that never grants */
+	p.init_tokens = 5 * SIM_SEG_SIZE;
+	p.rto_init_ns = SEC_NS;
+	CHECK_EQ(sim_start(s, &p), 0);
+	sim_tx(s);
+	CHECK_EQ(s->nlog, 5);
+	/* acks come back, still no grant: nothing more may go out */
+	sim_run(s, 500000);
+	CHECK_EQ(s->nlog, 5);
+	CHECK_EQ(s->cum, 5);
+	sim_free(s);
+}
+
+/* NDP §3.2: a NACK resends just the segment it names. */
+static void ndp_nack_resends_one_segment(void)
+{
+	static const u32 drops[] = { 7, 19 };
+	struct sim *s = run_prog(&tonic_prog_ndp, tonic_prog_ndp_signals,
+				 SIM_RCV_SACK, 60, drops, 2, 0);
+
+	check_rtx_set(s, drops, 2);
+	CHECK_EQ(sim_stats(s).timeouts, 0);
+	sim_free(s);
+}
+
+/* Every program delivers everything under 5 % random loss, within bounds. */
+static void all_programs_survive_random_loss(void)
+{
+	static const struct {
+		const struct tonic_proto_ops *ops;
+		const u32 *sig;
+		int mode;
+	} progs[] = {
+		{ &tonic_prog_reno, &tonic_prog_reno_signals, SIM_RCV_SACK },
+		{ &tonic_prog_newreno, &tonic_prog_newreno_signals, SIM_RCV_SACK },
+		{ &tonic_prog_sack, &tonic_prog_sack_signals, SIM_RCV_SACK },
+		{ &tonic_prog_ndp, &tonic_prog_ndp_signals, SIM_RCV_SACK },
+		{ &tonic_prog_dcqcn, &tonic_prog_dcqcn_signals, SIM_RCV_ROCE },
+		{ &tonic_prog_dcqcn, &tonic_prog_dcqcn_signals, SIM_RCV_SACK },
+		{ &tonic_prog_irn, &tonic_prog_irn_signals, SIM_RCV_SACK },
+	};
+	u64 rng = 0x243f6a8885a308d3ULL;
+	unsigned int i, seed, seg, k;
+
+	for (i = 0; i < sizeof(progs) / sizeof(progs[0]); i++) {
+		for (seed = 0; seed < 8; seed++) {
+			struct tonic_flow_params p = sim_params();
+			struct sim *s = sim_new(progs[i].ops, *progs[i].sig,
+						progs[i].mode, 1000);
+			struct tonic_flow_stats st;
+
+			for (seg = 0; seg < 1000; seg++)
+				for (k = 0; k < 8; k++) {
+					rng ^= rng >> 12;
+					rng ^= rng << 25;
+					rng ^= rng >> 27;
+					if ((rng * 0x2545f4914f6cdd1dULL) % 100 < 5)
+						s->drop[seg] |= 1 << k;
+				}
+			if (*progs[i].sig & TONIC_SIG_GRANT)
+				p.init_tokens = 10 * SIM_SEG_SIZE;
+			CHECK_EQ(sim_start(s, &p), 0);
+			if (sim_run(s, 60 * SEC_NS) || s->cum != 1000)
+				tap_diag("%s seed %u: delivered %u of 1000%s",
+					 progs[i].ops->name, seed, s->cum,
+					 s->stalled ? " (stalled)" : "");
+			CHECK_EQ(s->cum, 1000);
+			st = sim_stats(s);
+			CHECK_EQ(st.violations, 0);
+			sim_free(s);
+		}
+	}
+}
+
+/* tonic_mark_rtx(): a second range in the same hook widens the first. */
+static void tonic_ctx_queries_match_kfunc_contract(void)
+{
+	struct tonic_flow_ctx c;
+
+	memset(&c, 0, sizeof(c));
+	c.wnd_max = 8;
+	c.wnd_start = 10;
+	c.next_new = 18;
+	c.acked[0] = (1ULL << (12 % 8)) | (1ULL << (15 % 8));
+	CHECK(tonic_is_acked(&c, 9));
+	CHECK(!tonic_is_acked(&c, 10));
+	CHECK(tonic_is_acked(&c, 12));
+	CHECK_EQ(tonic_first_acked(&c, 0), 12);
+	CHECK_EQ(tonic_first_acked(&c, 13), 15);
+	CHECK_EQ(tonic_first_acked(&c, 16), 18);	/* none: next_new */
+	CHECK_EQ(tonic_first_unacked(&c, 12), 13);
+	CHECK_EQ(tonic_count_acked(&c, 10, 18), 2);
+	tonic_mark_rtx(&c, 12, 14);
+	tonic_mark_rtx(&c, 11, 12);
+	CHECK_EQ(c.out.rtx_start, 11);
+	CHECK_EQ(c.out.rtx_end, 14);
+	tonic_mark_rtx(&c, 14, 14);			/* empty: ignored */
+	CHECK_EQ(c.out.rtx_end, 14);
+}
+
+int main(void)
+{
+	printf("TAP version 13\n1..15\n");
+	TAP_RUN(reno_halves_after_three_dupacks);
+	TAP_RUN(reno_needs_more_for_three_losses);
+	TAP_RUN(newreno_recovers_three_losses_without_timeout);
+	TAP_RUN(sack_resends_each_lost_segment_once);
+	TAP_RUN(irn_resends_only_lost_segments);
+	TAP_RUN(irn_rto_low_for_short_flows);
+	TAP_RUN(irn_rto_high_for_long_flows);
+	TAP_RUN(irn_vs_gbn_same_loss);
+	TAP_RUN(dcqcn_goes_back_n);
+	TAP_RUN(dcqcn_rate_follows_update_rules);
+	TAP_RUN(dcqcn_cnp_slows_flow_in_engine);
+	TAP_RUN(ndp_sends_only_against_grants);
+	TAP_RUN(ndp_nack_resends_one_segment);
+	TAP_RUN(all_programs_survive_random_loss);
+	TAP_RUN(tonic_ctx_queries_match_kfunc_contract);
+	if (tap_failed)
+		tap_diag("%d of %d tests failed", tap_failed, tap_count);
+	return tap_failed ? 1 : 0;
+}

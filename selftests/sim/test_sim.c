@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Fast structural tests of the simulator (userspace/sim/), TAP 13.
+ *
+ * The event queue orders by (time, insertion); the receiver logic produces
+ * the kernel's signals; and small versions of each experiment keep bytes
+ * conserved, deliver no segment twice (checked inside every run by
+ * exp_check()), reproduce byte for byte from one seed, and share a
+ * bottleneck fairly between identical flows.
+ */
+#include <stdarg.h>
+#include "exp.h"
+
+static int test_no, failed;
+
+static void ok(int cond, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%sok %d - ", cond ? "" : "not ", ++test_no);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	if (!cond)
+		failed++;
+}
+
+static void skip(const char *what, const char *why)
+{
+	printf("ok %d - %s # SKIP %s\n", ++test_no, what, why);
+}
+
+static void test_evq(void)
+{
+	struct sim_evq q;
+	struct sim_ev ev = { 0 }, prev = { 0 };
+	struct sim_rng rng;
+	int i, order = 1;
+
+	sim_rng_seed(&rng, 7);
+	sim_evq_init(&q);
+	for (i = 0; i < 5000; i++) {
+		ev.t = sim_rng_below(&rng, 100);
+		ev.a = i;
+		sim_evq_push(&q, &ev);
+	}
+	for (i = 0; sim_evq_pop(&q, &ev); i++) {
+		if (i && (ev.t < prev.t || (ev.t == prev.t && ev.a < prev.a)))
+			order = 0;
+		prev = ev;
+	}
+	ok(order && i == 5000, "event queue pops by (time, insertion order)");
+	sim_evq_free(&q);
+}
+
+static void test_rng(void)
+{
+	struct sim_rng a, b, c;
+	int i, same = 1, diff = 0;
+
+	sim_rng_seed(&a, 42);
+	sim_rng_seed(&b, 42);
+	sim_rng_seed(&c, 43);
+	for (i = 0; i < 1000; i++) {
+		u64 x = sim_rng_next(&a);
+
+		same &= x == sim_rng_next(&b);
+		diff |= x != sim_rng_next(&c);
+	}
+	ok(same && diff, "PRNG: same seed same stream, other seed differs");
+}
+
+static void test_rcv(void)
+{
+	struct tonic_rcv_cfg sack = { .policy = TONIC_RCV_SACK,
+				      .delack_segs = 2, .delack_ns = 1000,
+				      .cnp_interval_ns = 50000 };
+	struct tonic_rcv_cfg gbn = { .policy = TONIC_RCV_GBN };
+	struct tonic_rcv r;
+	struct tonic_rcv_ack a;
+	unsigned int w;
+	u32 n;
+
+	tonic_rcv_init(&r, 100);
+	w = tonic_rcv_data(&r, &sack, 100, 1000, false, 0, &a, &n);
+	ok(w == TONIC_RCV_ARM_DELACK && n == 1,
+	   "receiver: first in-order segment waits for a delayed ACK");
+	w = tonic_rcv_data(&r, &sack, 101, 1000, false, 0, &a, &n);
+	ok(w == TONIC_RCV_SEND_ACK && a.cumack == 102 && a.sack == 101 &&
+	   a.flags == TONIC_RF_SACK, "receiver: second segment is acked");
+	w = tonic_rcv_data(&r, &sack, 104, 1000, false, 0, &a, &n);
+	ok(w == TONIC_RCV_SEND_ACK && a.cumack == 102 && a.sack == 104 &&
+	   (a.flags & TONIC_RF_NACK) && !n && r.held == 1,
+	   "receiver: out-of-order segment is held and NACKed at once");
+	w = tonic_rcv_data(&r, &sack, 103, 1000, true, 10, &a, &n);
+	ok((a.flags & TONIC_RF_CNP) && (a.flags & TONIC_RF_ECE),
+	   "receiver: CE gives ECN echo and a CNP");
+	w = tonic_rcv_data(&r, &sack, 102, 1000, true, 20, &a, &n);
+	ok(w == TONIC_RCV_SEND_ACK && n == 3 && a.cumack == 105 &&
+	   !(a.flags & TONIC_RF_CNP) && r.held == 0 && r.delivered == 5,
+	   "receiver: filling the hole delivers 3, CNP rate-limited");
+	w = tonic_rcv_data(&r, &sack, 101, 1000, false, 30, &a, &n);
+	ok((a.flags & TONIC_RF_DUP) && !n && r.delivered == 5,
+	   "receiver: duplicate is acked, not delivered again");
+
+	tonic_rcv_init(&r, 0);
+	tonic_rcv_data(&r, &gbn, 0, 1000, false, 0, &a, &n);
+	w = tonic_rcv_data(&r, &gbn, 2, 1000, false, 0, &a, &n);
+	ok(w == TONIC_RCV_SEND_ACK && (a.flags & TONIC_RF_NACK) &&
+	   a.cumack == 1 && r.dropped_ooo == 1,
+	   "go-back-N receiver: drops out of order, NACKs");
+	w = tonic_rcv_data(&r, &gbn, 3, 1000, false, 0, &a, &n);
+	ok(w == 0 && r.dropped_ooo == 2, "go-back-N receiver: one NACK per gap");
+}
+
+typedef int (*exp_fn)(struct sim_report *r, const struct exp_opts *o);
+
+static int run(exp_fn fn, u64 seed, struct sim_report *r)
+{
+	struct exp_opts o = { .seed = seed, .small = 1 };
+
+	rep_init(r, NULL, 0);
+	return fn(r, &o) || r->failed;
+}
+
+static double metric(const struct sim_report *r, const char *k)
+{
+	double v = -1;
+
+	rep_get(r, k, &v);
+	return v;
+}
+
+static void test_exp(const char *name, exp_fn fn)
+{
+	struct sim_report a, b, c;
+	int ea, eb;
+
+	ea = run(fn, 1, &a);
+	if (a.nmetrics == 0 && !ea) {
+		skip(name, "protocol program not built");
+		skip(name, "protocol program not built");
+		skip(name, "protocol program not built");
+		return;
+	}
+	ok(!ea, "%s: runs; bytes conserved, no segment delivered twice%s%s",
+	   name, a.failed ? ": " : "", a.failed ? a.why : "");
+	eb = run(fn, 1, &b);
+	ok(!eb && a.hash == b.hash, "%s: same seed, same output (%016llx)",
+	   name, (unsigned long long)a.hash);
+	run(fn, 2, &c);
+	ok(a.hash != c.hash, "%s: another seed, other output", name);
+}
+
+int main(void)
+{
+	struct sim_report r;
+	double v;
+
+	printf("TAP version 13\n1..30\n");
+	test_evq();
+	test_rng();
+	test_rcv();
+
+	test_exp("reno1", exp_reno1);
+	run(exp_reno1, 1, &r);
+	v = metric(&r, "reno1.goodput_gbps");
+	ok(v > 8.5 && v < 9.3, "reno1: one flow fills the 10 Gb/s link (%.2f)", v);
+	ok(metric(&r, "reno1.rtx_segs") == metric(&r, "reno1.rcv_drops"),
+	   "reno1: one retransmission per receiver drop");
+	if (rep_get(&r, "reno1p.segs_sent", &v))
+		skip("reno1: program and built-in agree", "newreno program not built");
+	else
+		ok(v == metric(&r, "reno1.segs_sent") &&
+		   metric(&r, "reno1p.rtx_segs") == metric(&r, "reno1.rtx_segs"),
+		   "reno1: the newreno program behaves as the built-in NewReno");
+
+	test_exp("reno200", exp_reno200);
+	run(exp_reno200, 1, &r);
+	v = metric(&r, "reno200.total_gbps");
+	ok(v > 8.5, "reno200: flows share the bottleneck fully (%.2f Gb/s)", v);
+	v = metric(&r, "reno200.jain");
+	ok(v > 0.8, "reno200: identical flows get a fair share (Jain %.3f)", v);
+
+	test_exp("dcqcn", exp_dcqcn);
+	run(exp_dcqcn, 1, &r);
+	if (rep_get(&r, "dcqcn.jain200", &v))
+		skip("dcqcn: fair share", "dcqcn program not built");
+	else
+		ok(v > 0.95, "dcqcn: identical flows get a fair share (Jain %.3f)", v);
+
+	test_exp("irn", exp_irn);
+	run(exp_irn, 1, &r);
+	if (rep_get(&r, "irn.roce-pfc.drops", &v))
+		skip("irn: PFC is lossless", "not run");
+	else
+		ok(v == 0 && metric(&r, "irn.roce-pfc.pauses") > 0 &&
+		   metric(&r, "irn.roce.drops") > 0,
+		   "irn: congestion drops packets, with PFC it pauses instead");
+	if (rep_get(&r, "irn.irn.flows_done", &v))
+		skip("irn: every flow completes", "irn program not built");
+	else
+		ok(v == metric(&r, "irn.irn.flows"), "irn: every IRN flow completes despite losses");
+	return failed ? 1 : 0;
+}

@@ -1,0 +1,280 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Socket API semantics of IPPROTO_TONIC, checked from userspace.
+
+Run inside one network namespace with tonic.ko loaded.  Prints one line
+per check, "PASS name" or "FAIL name: detail", and exits non-zero if any
+check failed.  Every check asserts an exact result (errno, bytes, flags).
+"""
+import errno
+import os
+import select
+import socket
+import struct
+import sys
+import threading
+import time
+
+P = 253
+SOL_TONIC = 253
+TONIC_SEGMENT_SIZE, TONIC_FLUSH_DELAY, TONIC_WINDOW, TONIC_INFO = 1, 2, 3, 4
+# struct tonic_info up to and including the protocol name
+INFO_FMT = "=B3xIIIQIIIIQQQQQQQQQII16s"
+INFO_LEN = struct.calcsize(INFO_FMT)
+POLLRDHUP = 0x2000
+LO = "127.0.0.1"
+
+failed = 0
+
+
+def check(name, cond, detail=""):
+    global failed
+    if cond:
+        print("PASS", name, flush=True)
+    else:
+        failed += 1
+        print("FAIL %s: %s" % (name, detail), flush=True)
+
+
+def err_of(fn):
+    try:
+        fn()
+    except OSError as e:
+        return e.errno
+    return 0
+
+
+def sock(family=socket.AF_INET):
+    return socket.socket(family, socket.SOCK_STREAM, P)
+
+
+def listener(family=socket.AF_INET, addr=LO, backlog=16):
+    s = sock(family)
+    s.bind((addr, 0))
+    s.listen(backlog)
+    return s
+
+
+def pair(family=socket.AF_INET, addr=LO):
+    ls = listener(family, addr)
+    c = sock(family)
+    c.connect(ls.getsockname()[:2])
+    a, _ = ls.accept()
+    return ls, c, a
+
+
+def info(s):
+    raw = s.getsockopt(SOL_TONIC, TONIC_INFO, 256)
+    v = struct.unpack(INFO_FMT, raw[:INFO_LEN])
+    return {"state": v[0], "C": v[1], "K": v[2], "len": len(raw),
+            "proto": v[-1].split(b"\0")[0].decode()}
+
+
+def recv_exact(s, n):
+    buf = b""
+    while len(buf) < n:
+        d = s.recv(n - len(buf))
+        if not d:
+            break
+        buf += d
+    return buf
+
+
+def main():
+    # creation
+    s = sock()
+    check("socket_protocol", s.getsockopt(socket.SOL_SOCKET, socket.SO_PROTOCOL) == P)
+    check("socket_type", s.getsockopt(socket.SOL_SOCKET, socket.SO_TYPE) == socket.SOCK_STREAM)
+
+    # bind
+    s.bind((LO, 0))
+    port = s.getsockname()[1]
+    check("bind_port0_picks_port", port > 0, port)
+    s2 = sock()
+    check("bind_eaddrinuse", err_of(lambda: s2.bind((LO, port))) == errno.EADDRINUSE)
+    s2.close()
+    check("shutdown_unconnected_enotconn", err_of(lambda: s.shutdown(socket.SHUT_RDWR)) == errno.ENOTCONN)
+    s.close()
+
+    # refused, blocking and non-blocking
+    c = sock()
+    check("connect_refused", err_of(lambda: c.connect((LO, port))) == errno.ECONNREFUSED)
+    c.close()
+    c = sock()
+    c.setblocking(False)
+    e = err_of(lambda: c.connect((LO, port)))
+    p = select.poll()
+    p.register(c, select.POLLOUT)
+    ev = p.poll(5000)
+    soerr = c.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR)
+    check("nonblock_connect_refused",
+          e == errno.EINPROGRESS and soerr == errno.ECONNREFUSED and ev and ev[0][1] & select.POLLERR,
+          "%s %s %s" % (e, soerr, ev))
+    c.close()
+
+    ls = listener()
+    c = sock()
+    c.setblocking(False)
+    e = err_of(lambda: c.connect(ls.getsockname()))
+    p = select.poll()
+    p.register(c, select.POLLOUT)
+    ev = p.poll(5000)
+    soerr = c.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR)
+    check("nonblock_connect_einprogress_then_ok",
+          e == errno.EINPROGRESS and soerr == 0 and ev and ev[0][1] & select.POLLOUT,
+          "%s %s %s" % (e, soerr, ev))
+    pl = select.poll()
+    pl.register(ls, select.POLLIN)
+    check("listener_pollin", bool(pl.poll(2000)))
+    a, peer = ls.accept()
+    check("accept_peername", peer == c.getsockname() and a.getpeername() == c.getsockname(), peer)
+    c.setblocking(True)
+    check("recv_dontwait_eagain", err_of(lambda: a.recv(10, socket.MSG_DONTWAIT)) == errno.EAGAIN)
+
+    # data semantics
+    c.sendall(b"hello world")
+    time.sleep(0.2)
+    pk = a.recv(100, socket.MSG_PEEK)
+    d = a.recv(100)
+    check("msg_peek", pk == b"hello world" and d == b"hello world", (pk, d))
+    c.sendmsg([b"ab", b"cd", b"ef"])
+    b1, b2 = bytearray(3), bytearray(3)
+    time.sleep(0.2)
+    n = a.recvmsg_into([b1, b2])[0]
+    check("writev_readv", n == 6 and bytes(b1 + b2) == b"abcdef", (n, b1, b2))
+
+    def dribble():
+        for part in (b"12345", b"67890", b"abcde"):
+            time.sleep(0.15)
+            c.send(part)
+    t = threading.Thread(target=dribble)
+    t.start()
+    d = a.recv(15, socket.MSG_WAITALL)
+    t.join()
+    check("msg_waitall", d == b"1234567890abcde", d)
+
+    tv = struct.pack("ll", 0, 300000)
+    a.setsockopt(socket.SOL_SOCKET, socket.SO_RCVTIMEO, tv)
+    t0 = time.time()
+    e = err_of(lambda: a.recv(10))
+    check("so_rcvtimeo", e == errno.EAGAIN and time.time() - t0 >= 0.25, (e, time.time() - t0))
+
+    i = info(c)
+    check("tonic_info", i["state"] == 1 and i["C"] > 0 and i["K"] == 128 and
+          i["proto"] == "newreno" and i["len"] >= INFO_LEN, i)
+
+    # half-close and poll flags
+    c.shutdown(socket.SHUT_WR)
+    pa = select.poll()
+    pa.register(a, select.POLLIN | POLLRDHUP)
+    ev = pa.poll(3000)
+    check("poll_rdhup_after_peer_fin", ev and ev[0][1] & POLLRDHUP and ev[0][1] & select.POLLIN, ev)
+    check("eof_after_fin", a.recv(10) == b"")
+    a.sendall(b"reply after half-close")
+    check("half_close_reply", recv_exact(c, 22) == b"reply after half-close")
+    check("send_after_shutdown_epipe", err_of(lambda: c.send(b"x")) == errno.EPIPE)
+    a.close()
+    check("eof_after_peer_close", c.recv(10) == b"")
+    pc = select.poll()
+    pc.register(c, select.POLLIN)
+    ev = pc.poll(1000)
+    check("pollhup_after_both_closed", ev and ev[0][1] & select.POLLHUP, ev)
+    c.close()
+
+    # resets
+    c = sock()
+    c.connect(ls.getsockname())
+    a, _ = ls.accept()
+    a.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    a.close()
+    time.sleep(0.3)
+    check("so_linger0_reset", err_of(lambda: c.recv(10)) == errno.ECONNRESET)
+    check("send_after_reset_epipe", err_of(lambda: c.send(b"x")) == errno.EPIPE)
+    c.close()
+
+    c = sock()
+    c.connect(ls.getsockname())
+    a, _ = ls.accept()
+    c.sendall(b"unread data")
+    time.sleep(0.2)
+    a.close()
+    time.sleep(0.3)
+    check("close_unread_resets_peer", err_of(lambda: c.recv(10)) == errno.ECONNRESET)
+    c.close()
+
+    # buffers
+    c = sock()
+    c.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 65536)
+    c.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 65536)
+    check("so_sndbuf_rcvbuf",
+          c.getsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF) == 131072 and
+          c.getsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF) == 131072)
+
+    # options
+    def so(opt, val, fmt="i"):
+        return err_of(lambda: c.setsockopt(SOL_TONIC, opt, struct.pack(fmt, val)))
+    check("opt_seg_too_small_einval", so(TONIC_SEGMENT_SIZE, 10) == errno.EINVAL)
+    check("opt_window_zero_einval", so(TONIC_WINDOW, 0) == errno.EINVAL)
+    check("opt_window_big_einval", so(TONIC_WINDOW, 257) == errno.EINVAL)
+    check("opt_flush_negative_einval", so(TONIC_FLUSH_DELAY, -1) == errno.EINVAL)
+    check("opt_unknown_enoprotoopt", so(99, 1) == errno.ENOPROTOOPT)
+    check("opt_info_readonly_enoprotoopt", so(TONIC_INFO, 1) == errno.ENOPROTOOPT)
+    check("opt_short_einval", err_of(lambda: c.setsockopt(SOL_TONIC, TONIC_WINDOW, b"\x01")) == errno.EINVAL)
+    check("opt_get_unknown_enoprotoopt", err_of(lambda: c.getsockopt(SOL_TONIC, 99)) == errno.ENOPROTOOPT)
+    check("opt_seg_set", so(TONIC_SEGMENT_SIZE, 1000) == 0 and so(TONIC_WINDOW, 16) == 0 and
+          so(TONIC_FLUSH_DELAY, 5000) == 0)
+    c.connect(ls.getsockname())
+    a, _ = ls.accept()
+    i = info(c)
+    check("opt_seg_window_negotiated", i["C"] == 1000 and i["K"] == 16 and info(a)["C"] == 1000 and
+          info(a)["K"] == 16, i)
+    check("opt_flush_get", c.getsockopt(SOL_TONIC, TONIC_FLUSH_DELAY) == 5000)
+    check("opt_seg_after_connect_eisconn", so(TONIC_SEGMENT_SIZE, 500) == errno.EISCONN)
+    data = os.urandom(5000)
+    c.sendall(data)
+    check("transfer_small_segments", recv_exact(a, 5000) == data)
+    c.close()
+    a.close()
+    ls.close()
+
+    # bounded backlog: listen(1) accepts at most backlog + 1 without accept()
+    ls = listener(backlog=1)
+    cs = []
+    for _ in range(6):
+        x = sock()
+        x.setblocking(False)
+        err_of(lambda: x.connect(ls.getsockname()))
+        cs.append(x)
+    time.sleep(1.5)
+    pend = select.poll()
+    for x in cs:
+        pend.register(x, select.POLLOUT)
+    done = [fd for fd, ev in pend.poll(0) if ev & select.POLLOUT and not ev & select.POLLERR]
+    check("backlog_bounded", 1 <= len(done) <= 2, len(done))
+    for x in cs:
+        x.close()
+    ls.close()
+
+    # IPv6
+    ls6 = listener(socket.AF_INET6, "::1")
+    c6 = sock(socket.AF_INET6)
+    c6.connect(ls6.getsockname()[:2])
+    a6, _ = ls6.accept()
+    data = os.urandom(100000)
+    threading.Thread(target=lambda: c6.sendall(data)).start()
+    check("ipv6_loopback_transfer", recv_exact(a6, len(data)) == data)
+    x = sock(socket.AF_INET6)
+    check("ipv6_mapped_enetunreach",
+          err_of(lambda: x.connect(("::ffff:127.0.0.1", ls6.getsockname()[1]))) == errno.ENETUNREACH)
+    x.close()
+    x = sock(socket.AF_INET6)
+    check("ipv6_refused", err_of(lambda: x.connect(("::1", 1))) == errno.ECONNREFUSED)
+    x.close()
+    c6.close()
+    a6.close()
+    ls6.close()
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

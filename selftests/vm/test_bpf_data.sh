@@ -1,0 +1,158 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Protocol programs moving data: every program delivers intact data (byte
+# counts and checksums agree, tonic-perf --verify) under netem loss 1 %,
+# 5 % and reordering, and TONIC_INFO names the program; replacing a
+# program under a live flow and detaching it (fallback to the built-in)
+# lose nothing; an unprivileged socket cannot select a restricted program
+# (EPERM) until net.tonic.allowed_protocols lists it.
+#
+# Skips the data cases when the socket layer does not support
+# setsockopt(SOL_TONIC, TONIC_PROTOCOL) yet.
+cd "$(dirname "$0")/../.." || exit 1
+. selftests/vm/lib.sh
+
+TONIC=./build/tonic
+perf=build/tonic-perf
+PROGS="reno newreno sack ndp dcqcn irn"
+NETEMS=("loss 1%" "loss 5%" "reorder 25% 50%")
+SYS=/proc/sys/net/tonic
+A=tp-bpf-a
+B=tp-bpf-b
+PORT=6301
+tmp=$(mktemp -d)
+srv=
+bg=
+
+cleanup() {
+	[ -n "$bg" ] && kill "$bg" 2>/dev/null && wait "$bg" 2>/dev/null
+	[ -n "$srv" ] && kill "$srv" 2>/dev/null && wait "$srv" 2>/dev/null
+	ip netns del $A 2>/dev/null
+	ip netns del $B 2>/dev/null
+	for p in $PROGS; do $TONIC prog unload $p >/dev/null 2>&1; done
+	for _ in $(seq 50); do
+		[ -e /sys/module/tonic ] || break
+		rmmod tonic 2>/dev/null && break
+		sleep 0.2
+	done
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+tap_skip() {
+	TAP_N=$((TAP_N + 1))
+	echo "ok $TAP_N - $1 # SKIP $2"
+}
+
+setup() {
+	ip netns add $A && ip netns add $B &&
+	ip link add va netns $A type veth peer name vb netns $B &&
+	ip -n $A addr add 10.79.0.1/24 dev va &&
+	ip -n $B addr add 10.79.0.2/24 dev vb &&
+	ip -n $A link set lo up && ip -n $B link set lo up &&
+	ip -n $A link set va up && ip -n $B link set vb up &&
+	ip netns exec $A ethtool -K va tso off gso off >/dev/null 2>&1
+	true
+}
+
+start_server() {
+	ip netns exec $B "$perf" -s -P $PORT -q 2>"$tmp/server.err" &
+	srv=$!
+	for _ in $(seq 50); do
+		ip netns exec $B ss -Hltn "sport = :$PORT" | grep -q . && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# client NAME ARGS...: tonic-perf client in $A; keeps stdout, stderr, rc.
+client() {
+	local name=$1
+	shift
+	ip netns exec $A timeout 120 "$perf" -H 10.79.0.2 -P $PORT -p tonic "$@" \
+		>"$tmp/$name.out" 2>"$tmp/$name.err"
+	echo $? >"$tmp/$name.rc"
+	tail -n 1 "$tmp/$name.out" >"$tmp/$name.json"
+}
+
+# expect NAME RC JQ_EXPR
+expect() {
+	local name=$1 rc=$2 expr=$3
+	if [ "$(cat "$tmp/$name.rc")" != "$rc" ]; then
+		echo "exit $(cat "$tmp/$name.rc"), wanted $rc"
+		cat "$tmp/$name.err" "$tmp/$name.out"
+		return 1
+	fi
+	jq -e "$expr" "$tmp/$name.json" >/dev/null || {
+		echo "JSON does not satisfy: $expr"
+		cat "$tmp/$name.json" "$tmp/$name.err"
+		return 1
+	}
+}
+
+NDATA=$((6 * ${#NETEMS[@]} + 5))
+tap_plan $((4 + NDATA))
+tap_check "insmod tonic.ko" insmod ./tonic.ko
+tap_check "load the six programs" bash -c \
+	"for p in $PROGS; do $TONIC prog load build/bpf/\$p.bpf.o || exit 1; done"
+tap_check "two namespaces joined by a veth pair" setup
+tap_check "server listens" start_server
+
+client probe --prog newreno -l 1 --verify
+if grep -qE "Protocol not available|has no TONIC_PROTOCOL option" "$tmp/probe.err" "$tmp/probe.json"; then
+	why="socket layer lacks setsockopt(SOL_TONIC, TONIC_PROTOCOL)"
+	for ((i = 0; i < NDATA; i++)); do
+		tap_skip "data case $((i + 1))" "$why"
+	done
+	tap_done
+fi
+
+for p in $PROGS; do
+	for n in "${NETEMS[@]}"; do
+		tc -n $A qdisc replace dev va root netem delay 100us $n
+		client "$p" --prog "$p" -l 2 --verify
+		tap_check "$p under netem $n: data intact, TONIC_INFO says $p" \
+			expect "$p" 0 ".ok and .verify.ok and .client.tx > 0 and
+				.client.tx == .server.rx and .tonic_protocol == \"$p\""
+	done
+done
+tc -n $A qdisc replace dev va root netem delay 100us loss 1%
+
+# Replace irn while a flow runs on it: the flow restarts with the new
+# copy's init and loses nothing.
+client live-replace --prog irn -l 6 --verify &
+bg=$!
+sleep 2
+tap_check "replace irn under a live flow" \
+	$TONIC prog replace build/bpf/irn.bpf.o irn_rto_high_ns=4000000
+wait $bg
+bg=
+tap_check "the live flow finished intact" \
+	expect live-replace 0 '.ok and .verify.ok and .client.tx == .server.rx'
+
+# Detach reno under a live flow: it falls back to the built-in NewReno.
+client live-detach --prog reno -l 6 --verify &
+bg=$!
+sleep 2
+$TONIC prog unload reno >/dev/null
+wait $bg
+bg=
+tap_check "detaching reno under a live flow loses nothing" \
+	expect live-detach 0 '.ok and .verify.ok and .client.tx == .server.rx'
+
+# Unprivileged selection (tcp_cong.c rules).
+ip netns exec $A setpriv --reuid=65534 --regid=65534 --clear-groups \
+	timeout 60 "$perf" -H 10.79.0.2 -P $PORT -p tonic --prog irn -l 1 \
+	>"$tmp/eperm.out" 2>"$tmp/eperm.err"
+tap_check "unprivileged: a program not in allowed_protocols fails with EPERM" \
+	grep -q "Operation not permitted" "$tmp/eperm.err" "$tmp/eperm.out"
+echo "newreno irn" | ip netns exec $A tee $SYS/allowed_protocols >/dev/null
+ip netns exec $A setpriv --reuid=65534 --regid=65534 --clear-groups \
+	timeout 60 "$perf" -H 10.79.0.2 -P $PORT -p tonic --prog irn -l 1 --verify \
+	>"$tmp/allowed.out" 2>"$tmp/allowed.err"
+echo $? >"$tmp/allowed.rc"
+tail -n 1 "$tmp/allowed.out" >"$tmp/allowed.json"
+tap_check "unprivileged: an allowed program works" \
+	expect allowed 0 '.ok and .verify.ok and .tonic_protocol == "irn"'
+tap_done

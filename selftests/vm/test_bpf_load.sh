@@ -1,0 +1,78 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Protocol programs: the verifier accepts all six, `tonic prog` lists,
+# selects a default and unloads them, the verifier rejects a write to a
+# read-only context field, and tonic.ko cannot be removed while a program
+# is attached.
+cd "$(dirname "$0")/../.." || exit 1
+. selftests/vm/lib.sh
+
+TONIC=./build/tonic
+PROGS="reno newreno sack ndp dcqcn irn"
+SYS=/proc/sys/net/tonic
+
+# rmmod succeeds once the detached maps are freed (after an RCU grace period).
+rmmod_retry() {
+	local i
+	for i in $(seq 50); do
+		rmmod tonic 2>/dev/null && return 0
+		sleep 0.2
+	done
+	rmmod tonic
+}
+
+# Whatever failed, leave no program attached and tonic.ko unloaded.
+cleanup() {
+	local p
+	for p in $PROGS bad_write foreign; do
+		[ -e /sys/fs/bpf/tonic/$p ] && $TONIC prog unload $p >/dev/null 2>&1
+	done
+	[ -e /sys/module/tonic ] && rmmod_retry >/dev/null 2>&1
+}
+trap cleanup EXIT
+
+tap_plan 22
+tap_check "insmod tonic.ko" insmod ./tonic.ko
+tap_check "only the built-in is available" \
+	bash -c "[ \"\$(cat $SYS/available_protocols)\" = newreno ]"
+for p in $PROGS; do
+	tap_check "load and attach $p" $TONIC prog load build/bpf/$p.bpf.o
+done
+tap_check "all six are available" bash -c \
+	"for p in $PROGS; do grep -qw \$p $SYS/available_protocols || exit 1; done"
+tap_check "prog list shows them pinned" bash -c \
+	"$TONIC prog list > /tmp/list && cat /tmp/list && [ \$(grep -c 'bpf link' /tmp/list) -eq 6 ]"
+tap_check "a second program of the same name is refused" \
+	bash -c "! $TONIC prog load build/bpf/irn.bpf.o"
+tap_check "verifier rejects a write to a read-only field" bash -c \
+	"! $TONIC prog load build/bpf/bad_write.bpf.o 2> /tmp/bad && \
+	 grep -q \"tonic: write to read-only field 'wnd'\" /tmp/bad"
+tap_check "the tonic kfuncs are refused to other struct_ops types" bash -c \
+	"! $TONIC prog load build/bpf/foreign_kfunc.bpf.o 2> /tmp/foreign && \
+	 grep -q 'calling kernel function bpf_tonic_count_acked is not allowed' /tmp/foreign"
+tap_check "rmmod is refused while programs are attached" bash -c \
+	"! rmmod tonic 2>/dev/null && [ -e /sys/module/tonic ]"
+tap_check "prog default irn" bash -c \
+	"$TONIC prog default irn && [ \"\$(cat $SYS/default_protocol)\" = irn ] && \
+	 $TONIC prog list | grep -q '^\* irn'"
+tap_check "the default is per namespace" bash -c \
+	"ip netns add tp-bpf-ns && \
+	 [ \"\$(ip netns exec tp-bpf-ns cat $SYS/default_protocol)\" = newreno ] && \
+	 ip netns exec tp-bpf-ns $TONIC prog default sack && \
+	 [ \"\$(ip netns exec tp-bpf-ns cat $SYS/default_protocol)\" = sack ] && \
+	 [ \"\$(cat $SYS/default_protocol)\" = irn ]; rc=\$?; ip netns del tp-bpf-ns; exit \$rc"
+tap_check "allowed_protocols takes names, refuses junk" bash -c \
+	"echo 'newreno irn' > $SYS/allowed_protocols && \
+	 [ \"\$(cat $SYS/allowed_protocols)\" = 'newreno irn' ] && \
+	 ! echo 'irn;rm' > $SYS/allowed_protocols 2>/dev/null"
+tap_check "an unknown default is refused" \
+	bash -c "! $TONIC prog default nosuch 2>/dev/null && [ \"\$(cat $SYS/default_protocol)\" = irn ]"
+tap_check "replace irn with a new copy (bpf_link update)" \
+	$TONIC prog replace build/bpf/irn.bpf.o irn_rto_low_ns=1000000
+tap_check "unload all six" bash -c \
+	"for p in $PROGS; do $TONIC prog unload \$p || exit 1; done"
+tap_check "only the built-in is left" \
+	bash -c "[ \"\$(cat $SYS/available_protocols)\" = newreno ]"
+tap_check "rmmod succeeds after unload" rmmod_retry
+tap_done

@@ -1,0 +1,130 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# tonic-perf over TCP between two network namespaces: byte and request
+# counts agree between client and server, checksums of both directions
+# match, retransmissions are counted under loss, bad arguments exit 2 with
+# a message, a failed test exits 1 with a JSON error. Does not need tonic.ko.
+cd "$(dirname "$0")/../.." || exit 1
+. selftests/vm/lib.sh
+
+perf=build/tonic-perf
+A=tp-perf-a
+B=tp-perf-b
+PORT=6201
+tmp=$(mktemp -d)
+srv=
+
+cleanup() {
+	[ -n "$srv" ] && kill "$srv" 2>/dev/null && wait "$srv" 2>/dev/null
+	ip netns del $A 2>/dev/null
+	ip netns del $B 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+setup() {
+	ip netns add $A && ip netns add $B &&
+	ip link add va netns $A type veth peer name vb netns $B &&
+	ip -n $A addr add 10.78.0.1/24 dev va &&
+	ip -n $B addr add 10.78.0.2/24 dev vb &&
+	ip -n $A addr add fd78::1/64 dev va nodad &&
+	ip -n $B addr add fd78::2/64 dev vb nodad &&
+	ip -n $A link set lo up && ip -n $B link set lo up &&
+	ip -n $A link set va up && ip -n $B link set vb up
+}
+
+start_server() {
+	ip netns exec $B "$perf" -s -P $PORT -q 2>"$tmp/server.err" &
+	srv=$!
+	for _ in $(seq 50); do
+		ip netns exec $B ss -Hltn "sport = :$PORT" | grep -q . && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# client NAME ARGS...: run the client in $A, keep its stdout, stderr and rc.
+client() {
+	local name=$1
+	shift
+	ip netns exec $A timeout 120 "$perf" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"
+	echo $? >"$tmp/$name.rc"
+	tail -n 1 "$tmp/$name.out" >"$tmp/$name.json"
+}
+
+# expect NAME RC JQ_EXPR: the run exited RC and its JSON satisfies JQ_EXPR.
+expect() {
+	local name=$1 rc=$2 expr=$3
+	if [ "$(cat "$tmp/$name.rc")" != "$rc" ]; then
+		echo "exit $(cat "$tmp/$name.rc"), wanted $rc"
+		cat "$tmp/$name.err" "$tmp/$name.out"
+		return 1
+	fi
+	jq -e "$expr" "$tmp/$name.json" >/dev/null || {
+		echo "JSON does not satisfy: $expr"
+		cat "$tmp/$name.json" "$tmp/$name.err"
+		return 1
+	}
+}
+
+# usage_error ARGS... -- PATTERN: exit 2, PATTERN in the message, no JSON.
+usage_error() {
+	local args=() pat
+	while [ "$1" != -- ]; do args+=("$1"); shift; done
+	pat=$2
+	"$perf" "${args[@]}" >"$tmp/usage.out" 2>"$tmp/usage.err"
+	local rc=$?
+	[ $rc -eq 2 ] || { echo "exit $rc, wanted 2"; cat "$tmp/usage.err"; return 1; }
+	grep -q -- "$pat" "$tmp/usage.err" || { echo "no '$pat' in:"; cat "$tmp/usage.err"; return 1; }
+	[ ! -s "$tmp/usage.out" ] || { echo "unexpected stdout"; cat "$tmp/usage.out"; return 1; }
+}
+
+tap_plan 14
+tap_check "tonic-perf is built" test -x "$perf"
+tap_check "two namespaces joined by a veth pair" setup
+tap_check "server listens" start_server
+
+client s4 -H 10.78.0.2 -P $PORT -m stream -c 2 -l 2 --verify
+tap_check "stream, IPv4, 2 connections: bytes sent = bytes received, checksums match" \
+	expect s4 0 '.ok and .client.tx > 0 and .client.tx == .server.rx and
+		.verify.ok and .goodput_bps > 0 and .cpu_s_per_gb > 0 and
+		.client.retrans_bytes >= 0'
+
+client rr -H 10.78.0.2 -P $PORT -m rr -c 4 -l 2 -r 1024 --verify
+tap_check "rr, 4 connections: requests completed = requests served, bytes = count x size" \
+	expect rr 0 '.ok and .transactions > 0 and .transactions == .server.requests and
+		.client.tx == .transactions * 1024 and .client.rx == .transactions * 1024 and
+		.server.rx == .client.tx and .server.tx == .client.rx and .verify.ok'
+tap_check "rr: latency percentiles are ordered" \
+	expect rr 0 '.latency_us.min > 0 and .latency_us.min <= .latency_us.p50 and
+		.latency_us.p50 <= .latency_us.p99 and .latency_us.p99 <= .latency_us.p999 and
+		.latency_us.p999 <= .latency_us.max'
+
+client asym -H 10.78.0.2 -P $PORT -m rr -l 1 -r 100 -R 5000 --verify
+tap_check "rr, 100-byte requests and 5000-byte responses" \
+	expect asym 0 '.ok and .transactions > 0 and .client.tx == .transactions * 100 and
+		.client.rx == .transactions * 5000 and .verify.ok'
+
+client s6 -6 -H fd78::2 -P $PORT -m stream -l 1 --cc reno --verify
+tap_check "stream over IPv6 with TCP reno" \
+	expect s6 0 '.ok and .cc == "reno" and .family == "ipv6" and
+		.client.tx == .server.rx and .verify.ok'
+
+tc -n $A qdisc add dev va root netem delay 100us loss 2%
+ip netns exec $A ethtool -K va tso off gso off >/dev/null 2>&1
+client lossy -H 10.78.0.2 -P $PORT -m stream -l 2 --verify
+tc -n $A qdisc del dev va root
+tap_check "stream under 2 % loss: data intact, retransmitted bytes counted" \
+	expect lossy 0 '.ok and .client.tx == .server.rx and .verify.ok and
+		.retrans_bytes > 0 and .retrans_segs > 0'
+
+client noserver -H 10.78.0.2 -P 6299 -l 1
+tap_check "no server: exit 1 with the error in the JSON line" \
+	expect noserver 1 '.ok == false and (.error | test("refused"))'
+
+tap_check "bad -c: exit 2 with a message" usage_error -H 10.78.0.2 -c 0 -- "invalid value for -c"
+tap_check "bad protocol: exit 2 with a message" usage_error -H 10.78.0.2 -p udp -- "invalid protocol 'udp'"
+tap_check "--prog with tcp: exit 2 with a message" usage_error -H 10.78.0.2 --prog x -- "--prog applies to -p tonic only"
+tap_check "server served every test and is still running" kill -0 "$srv"
+tap_done

@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tonic simulator: the protocols it can run.
+ *
+ * NewReno is the engine's built-in default.  The others are the protocol
+ * programs of bpf/ compiled natively (TONIC_PROTO() exports them as
+ * tonic_prog_NAME); they are referenced weakly, so the simulator builds
+ * and runs whatever subset exists and an experiment that needs a missing
+ * one says so.  The simulator runs a copy of each table so that an
+ * experiment may set the periodic tick (a deployment parameter) to its
+ * time scale; the hooks are the programs' own.
+ *
+ * Each protocol comes with the receiver behaviour its flows get: TCP-like
+ * protocols have delayed ACKs; RDMA-like ones ack every packet and get
+ * CNPs (one per 50 us per flow at most, DCQCN's default).  IRN and Tonic
+ * receivers keep out-of-order segments; "roce" is the dcqcn program (its
+ * go-back-N recovery) against a RoCE receiver that drops them.
+ */
+#include <string.h>
+#include "sim.h"
+#include "proto.h"
+
+#define W __attribute__((weak))
+extern const struct tonic_proto_ops tonic_prog_reno W;
+extern const struct tonic_proto_ops tonic_prog_newreno W;
+extern const struct tonic_proto_ops tonic_prog_sack W;
+extern const struct tonic_proto_ops tonic_prog_ndp W;
+extern const struct tonic_proto_ops tonic_prog_dcqcn W;
+extern const struct tonic_proto_ops tonic_prog_irn W;
+
+#define TCP_RCV { .policy = TONIC_RCV_SACK, .delack_segs = 2, \
+		  .delack_ns = SIM_DELACK_NS }
+#define RDMA_RCV(pol) { .policy = (pol), .delack_segs = 1, \
+			.cnp_interval_ns = SIM_CNP_INTERVAL_NS }
+
+struct sim_proto_ent {
+	struct sim_proto p;
+	const struct tonic_proto_ops *orig;
+	struct tonic_proto_ops copy;
+};
+
+static struct sim_proto_ent protos[] = {
+	{ .p = { "newreno", NULL, TCP_RCV }, .orig = &tonic_newreno_ops },
+	{ .p = { "newreno-prog", NULL, TCP_RCV }, .orig = &tonic_prog_newreno },
+	{ .p = { "reno", NULL, TCP_RCV }, .orig = &tonic_prog_reno },
+	{ .p = { "sack", NULL, TCP_RCV }, .orig = &tonic_prog_sack },
+	{ .p = { "ndp", NULL, { .policy = TONIC_RCV_SACK, .grant = 1 } },
+	  .orig = &tonic_prog_ndp },
+	{ .p = { "dcqcn", NULL, RDMA_RCV(TONIC_RCV_SACK) }, .orig = &tonic_prog_dcqcn },
+	{ .p = { "irn", NULL, RDMA_RCV(TONIC_RCV_SACK) }, .orig = &tonic_prog_irn },
+	{ .p = { "roce", NULL, RDMA_RCV(TONIC_RCV_GBN) }, .orig = &tonic_prog_dcqcn },
+};
+
+static struct sim_proto_ent *proto_ent(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(protos); i++) {
+		struct sim_proto_ent *e = &protos[i];
+
+		if (strcmp(e->p.name, name) || !e->orig)
+			continue;
+		if (!e->p.ops) {
+			e->copy = *e->orig;
+			e->p.ops = &e->copy;
+		}
+		return e;
+	}
+	return NULL;
+}
+
+const struct sim_proto *sim_proto_find(const char *name)
+{
+	struct sim_proto_ent *e = proto_ent(name);
+
+	return e ? &e->p : NULL;
+}
+
+void sim_proto_set_tick(const char *name, u64 ns)
+{
+	struct sim_proto_ent *e = proto_ent(name);
+
+	if (e)
+		e->copy.periodic_ns = ns;
+}
+
+/* Program parameters (TONIC_PARAM globals of the native build). */
+extern u64 dcqcn_line_rate_bps W, dcqcn_alpha_timer_ns W;
+extern u64 dcqcn_rate_timer_ns W, dcqcn_rto_ns W;
+extern u64 irn__dcqcn_line_rate_bps W, irn__dcqcn_alpha_timer_ns W;
+extern u64 irn__dcqcn_rate_timer_ns W;
+extern u64 irn_rto_low_ns W, irn_rto_high_ns W;
+extern u32 irn_bdp_segs W, irn_dcqcn W;
+
+#define SETP(var, v) do { if (&(var)) (var) = (v); } while (0)
+
+void sim_params_dcqcn(u64 line_bps, u64 timer_ns, u64 rto_ns)
+{
+	SETP(dcqcn_line_rate_bps, line_bps);
+	SETP(dcqcn_alpha_timer_ns, timer_ns);
+	SETP(dcqcn_rate_timer_ns, timer_ns);
+	SETP(dcqcn_rto_ns, rto_ns);
+}
+
+void sim_params_irn(u64 line_bps, u64 rto_low, u64 rto_high, u32 bdp_segs,
+		    bool dcqcn, u64 timer_ns)
+{
+	SETP(irn__dcqcn_line_rate_bps, line_bps);
+	SETP(irn__dcqcn_alpha_timer_ns, timer_ns);
+	SETP(irn__dcqcn_rate_timer_ns, timer_ns);
+	SETP(irn_rto_low_ns, rto_low);
+	SETP(irn_rto_high_ns, rto_high);
+	SETP(irn_bdp_segs, bdp_segs);
+	SETP(irn_dcqcn, dcqcn);
+}

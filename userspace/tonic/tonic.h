@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* tonic CLI: one entry point per subcommand family. */
+#ifndef _TONIC_CLI_H
+#define _TONIC_CLI_H
+
+/* prog.c: tonic prog load|replace|list|unload|default */
+int prog_main(int argc, char **argv);
+void prog_usage(void);
+
+/* Netlink commands (nl.c, stats.c, flows.c, config.c, monitor.c). */
+extern int tonic_json;		/* -j: JSON output */
+extern int tonic_pretty;	/* -p: indented JSON */
+int stats_main(int argc, char **argv);
+void stats_usage(void);
+int flows_main(int argc, char **argv);
+void flows_usage(void);
+int config_main(int argc, char **argv);
+void config_usage(void);
+int monitor_main(int argc, char **argv);
+void monitor_usage(void);
+
+#endif /* _TONIC_CLI_H */
