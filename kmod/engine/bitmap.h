@@ -104,25 +104,36 @@ static inline unsigned int tb_ffz_from(const u64 *map, unsigned int k,
 	return tb_ffs_from(inv, k, h);
 }
 
-/* Apply @op to @cnt ring bits starting at @i (cnt <= k). */
+/* Bits [off, off + len) of one word, 1 <= len <= 64 - off. */
+static inline u64 tb_run_mask(unsigned int off, unsigned int len)
+{
+	return (~0ULL >> (64 - len)) << off;
+}
+
+/*
+ * Apply @op to @cnt ring bits starting at @i (cnt <= k), one word-sized
+ * run at a time: 0 counts, 1 sets, 2 clears.  Return: bits that were set
+ * (count, clear).
+ */
 static inline unsigned int tb_range_op(u64 *map, unsigned int k,
 				       unsigned int i, unsigned int cnt,
 				       int op)
 {
-	unsigned int done = 0, n = 0;
+	unsigned int n = 0;
 
-	while (done < cnt) {
-		unsigned int b = (i + done) & (k - 1);
-		unsigned int len = min(cnt - done, min(k - b, 64 - b % 64));
-		u64 m = tb_word_mask(b % 64, b % 64 + len);
+	while (cnt) {
+		unsigned int b = i & (k - 1), off = b % 64;
+		unsigned int len = min(cnt, min(k - b, 64 - off));
+		u64 m = tb_run_mask(off, len), *w = &map[b / 64];
 
 		if (op != 1)		/* count or clear: how many set */
-			n += tenv_popcount64(map[b / 64] & m);
+			n += tenv_popcount64(*w & m);
 		if (op == 1)
-			map[b / 64] |= m;
+			*w |= m;
 		else if (op == 2)
-			map[b / 64] &= ~m;
-		done += len;
+			*w &= ~m;
+		i += len;
+		cnt -= len;
 	}
 	return n;
 }
@@ -154,17 +165,17 @@ static inline unsigned int tb_set_unless(u64 *map, const u64 *skip,
 					 unsigned int k, unsigned int i,
 					 unsigned int cnt)
 {
-	unsigned int done = 0, n = 0;
+	unsigned int n = 0;
 
-	while (done < cnt) {
-		unsigned int b = (i + done) & (k - 1);
-		unsigned int len = min(cnt - done, min(k - b, 64 - b % 64));
-		u64 m = tb_word_mask(b % 64, b % 64 + len);
-		u64 add = m & ~skip[b / 64] & ~map[b / 64];
+	while (cnt) {
+		unsigned int b = i & (k - 1), off = b % 64;
+		unsigned int len = min(cnt, min(k - b, 64 - off));
+		u64 add = tb_run_mask(off, len) & ~skip[b / 64] & ~map[b / 64];
 
 		n += tenv_popcount64(add);
 		map[b / 64] |= add;
-		done += len;
+		i += len;
+		cnt -= len;
 	}
 	return n;
 }

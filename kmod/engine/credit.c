@@ -113,34 +113,6 @@ void tonic_cr_accrue(struct tonic_flow *f, u64 now)
 }
 
 /**
- * tonic_cr_ok() - may the flow send @len bytes at @now?
- * @f: flow
- * @len: bytes of its next segment
- * @now: time in ns
- */
-bool tonic_cr_ok(struct tonic_flow *f, u32 len, u64 now)
-{
-	switch (f->scheme) {
-	case TONIC_CREDIT_RATE:
-		tonic_cr_accrue(f, now);
-		return f->credit >= ((s64)len << f->rate_shift);
-	case TONIC_CREDIT_GRANT:
-		return f->credit >= len;
-	default:
-		return true;
-	}
-}
-
-/* Charge a transmission that tonic_cr_ok() allowed. */
-void tonic_cr_charge(struct tonic_flow *f, u32 len)
-{
-	if (f->scheme == TONIC_CREDIT_RATE)
-		f->credit -= (s64)len << f->rate_shift;
-	else if (f->scheme == TONIC_CREDIT_GRANT)
-		f->credit -= len;
-}
-
-/**
  * tonic_cr_wait_ns() - time until a rate flow has credit for @len bytes
  * @f: flow (credit accrued up to f->credit_t)
  * @len: bytes

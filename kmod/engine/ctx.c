@@ -16,36 +16,6 @@
 #define TONIC_OUT_ALL	(TONIC_OUT_RTX | TONIC_OUT_WND | TONIC_OUT_RATE | \
 			 TONIC_OUT_TIMER | TONIC_OUT_TIMER_STOP)
 
-/**
- * tonic_ctx_fill() - snapshot a flow for a hook
- * @f: flow
- * @c: context to fill; the event fields and @c->out are zeroed
- * @now: time in ns
- */
-void tonic_ctx_fill(const struct tonic_flow *f, struct tonic_flow_ctx *c,
-		    u64 now)
-{
-	memset(c, 0, sizeof(*c));
-	c->flow_id = f->id;
-	c->now = now;
-	c->old_wnd_start = f->wnd_start;
-	c->wnd_start = f->wnd_start;
-	c->next_new = f->next_new;
-	c->tail = f->tail;
-	c->wnd = f->wnd;
-	c->wnd_max = f->k;
-	c->seg_size = f->seg_size;
-	c->marked = f->nmarked;
-	c->rate_bps = f->rate_bps;
-	c->rate_min_bps = f->rate_min_bps;
-	c->rate_max_bps = f->rate_max_bps;
-	c->rto_ns = f->rto_ns;
-	c->rto_min_ns = f->rto_min_ns;
-	c->rto_max_ns = f->rto_max_ns;
-	memcpy(c->acked, f->acked, sizeof(c->acked));
-	memcpy(c->rtx, f->rtx, sizeof(c->rtx));
-}
-
 static u64 ctx_clamp(u64 v, u64 lo, u64 hi, u32 *bad)
 {
 	if (v < lo) {

@@ -14,20 +14,37 @@
  */
 #include "flow.h"
 
-/* Slide the window start to @cum; return segments newly acked by it. */
+/*
+ * Slide the window start to @cum; return segments newly acked by it.  The
+ * bits of the segments leaving the window are cleared in all four ring
+ * bitmaps in one pass, a word-sized run at a time.
+ */
 static u32 dd_advance(struct tonic_flow *f, u32 cum)
 {
-	u32 k = f->k, h = f->wnd_start & (k - 1);
+	u32 k = f->k, i = f->wnd_start;
 	u32 adv = cum - f->wnd_start;	/* <= k: next_new - wnd_start <= k */
-	u32 sacked;
+	u32 cnt = adv, sacked = 0, unmarked = 0;
+	bool marks = f->nmarked, counts = f->flags & TF_RESENT;
 
-	sacked = tb_clear_range(f->acked, k, h, adv);
-	if (f->nmarked)
-		f->nmarked -= tb_clear_range(f->rtx, k, h, adv);
-	if (f->rtx_sent) {
-		tb_clear_range(f->rtxc_lo, k, h, adv);
-		tb_clear_range(f->rtxc_hi, k, h, adv);
+	while (cnt) {
+		unsigned int b = i & (k - 1), off = b % 64, w = b / 64;
+		unsigned int len = min(cnt, min(k - b, 64 - off));
+		u64 m = tb_run_mask(off, len);
+
+		sacked += tenv_popcount64(f->acked[w] & m);
+		f->acked[w] &= ~m;
+		if (marks) {
+			unmarked += tenv_popcount64(f->rtx[w] & m);
+			f->rtx[w] &= ~m;
+		}
+		if (counts) {
+			f->rtxc_lo[w] &= ~m;
+			f->rtxc_hi[w] &= ~m;
+		}
+		i += len;
+		cnt -= len;
 	}
+	f->nmarked -= unmarked;
 	f->wnd_start = cum;
 	return adv - sacked;
 }
@@ -86,48 +103,19 @@ static void dd_bump_rtx_cnt(struct tonic_flow *f, unsigned int i)
 	}
 }
 
-/**
- * tonic_dd_rtx_cnt() - how often a segment in the window was resent (0..3)
- * @f: flow
- * @seg: segment in [wnd_start, next_new)
+/*
+ * Generation of a retransmission (tonic_dd_next_seg() with marks): the
+ * first marked segment from the window head, by the Appendix C method.
  */
-unsigned int tonic_dd_rtx_cnt(const struct tonic_flow *f, u32 seg)
+u32 tonic_dd_next_rtx(struct tonic_flow *f)
 {
-	unsigned int i = seg & (f->k - 1);
+	u32 km = f->k - 1, h = f->wnd_start & km;
+	u32 i = tb_ffs_from(f->rtx, f->k, h);
 
-	return tb_test(f->rtxc_lo, i) + 2 * tb_test(f->rtxc_hi, i);
-}
-
-/**
- * tonic_dd_next_seg() - segment generation (fixed function)
- * @f: flow
- * @seg: the segment chosen
- *
- * The first segment marked for retransmission, searched from the window
- * head with the Appendix C method, goes before any new segment.  A new
- * segment is the next never-sent one, if announced and inside the window.
- * Retransmissions are not limited by the window: a protocol marks only
- * what it wants resent.
- *
- * Return: 1 for a retransmission, 0 for a new segment, -1 for none.
- */
-int tonic_dd_next_seg(struct tonic_flow *f, u32 *seg)
-{
-	if (f->nmarked) {
-		u32 km = f->k - 1, h = f->wnd_start & km;
-		u32 i = tb_ffs_from(f->rtx, f->k, h);
-
-		tb_clear(f->rtx, i);
-		f->nmarked--;
-		dd_bump_rtx_cnt(f, i);
-		*seg = f->wnd_start + ((i - h) & km);
-		return 1;
-	}
-	if (f->next_new != f->tail && f->next_new - f->wnd_start < f->wnd) {
-		*seg = f->next_new++;
-		return 0;
-	}
-	return -1;
+	tb_clear(f->rtx, i);
+	f->nmarked--;
+	dd_bump_rtx_cnt(f, i);
+	return f->wnd_start + ((i - h) & km);
 }
 
 /**
@@ -146,56 +134,12 @@ u32 tonic_dd_mark(struct tonic_flow *f, u32 from, u32 cnt)
 	return n;
 }
 
-/* Make sure the timer heap fires no later than @key. */
-static void dd_heap_want(struct tonic_engine *eng, struct tonic_flow *f,
-			 u64 key)
+/* tonic_dd_timer_sync() of a busy flow whose protocol has periodic work. */
+void tonic_dd_timer_sync_slow(struct tonic_engine *eng, struct tonic_flow *f,
+			      u64 now)
 {
-	if (!f->dd_heap || eng->dd_timers.h[f->dd_heap - 1].key > key)
-		tonic_heap_set(&eng->dd_timers, f, key);
-}
-
-/**
- * tonic_dd_arm_rto() - (re)arm the retransmission timer
- * @eng: engine
- * @f: flow
- * @expiry: deadline in ns
- *
- * Moving the deadline later is O(1): the heap entry stays where it is,
- * fires early and is re-queued by the timer code.
- */
-void tonic_dd_arm_rto(struct tonic_engine *eng, struct tonic_flow *f,
-		      u64 expiry)
-{
-	f->rto_expiry = expiry;
-	f->flags |= TF_RTO;
-	dd_heap_want(eng, f, expiry);
-}
-
-/**
- * tonic_dd_timer_sync() - keep the timers consistent with the window
- * @eng: engine
- * @f: flow
- * @now: time in ns
- *
- * With segments in flight or marked the retransmission timer must run
- * (a protocol cannot wedge a flow by stopping it); with nothing in flight
- * it is stopped.  Periodic work runs only while data is in flight.
- */
-void tonic_dd_timer_sync(struct tonic_engine *eng, struct tonic_flow *f,
-			 u64 now)
-{
-	bool busy = f->next_new != f->wnd_start || f->nmarked;
-	u64 per = f->ops->periodic_ns;
-
-	if (!busy) {
-		f->flags &= ~TF_RTO;
-		f->periodic_next = 0;
-		return;
-	}
-	if (!(f->flags & TF_RTO))
-		tonic_dd_arm_rto(eng, f, now + f->rto_ns);
-	if (per && !f->periodic_next) {
-		f->periodic_next = now + per;
-		dd_heap_want(eng, f, f->periodic_next);
+	if (!f->periodic_next) {
+		f->periodic_next = now + f->ops->periodic_ns;
+		tonic_dd_heap_want(eng, f, f->periodic_next);
 	}
 }

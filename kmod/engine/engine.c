@@ -21,7 +21,14 @@
 #include "flow.h"
 
 #define ENG_DEF_FLOWS		1024
-#define ENG_PREFETCH_AHEAD	6
+/*
+ * How far ahead the scheduler prefetches flows in a FIFO, and the control
+ * path looks up (and prefetches) the flows of events to come.  With a
+ * million flows every flow is a DRAM (and TLB) miss of 100-200 ns; one
+ * decision takes ~10 ns.
+ */
+#define ENG_PREFETCH_AHEAD	16
+#define ENG_CTRL_AHEAD		8	/* power of two */
 
 static u32 eng_pow2(u32 n)
 {
@@ -54,11 +61,11 @@ struct tonic_engine *tonic_engine_create(const struct tonic_engine_cfg *cfg)
 	return eng;
 }
 
+/* One allocation per flow, in whole cache lines. */
 static size_t eng_flow_alloc_size(const struct tonic_proto_ops *ops,
 				  unsigned int ring)
 {
-	return sizeof(struct tonic_flow) + ((ring * sizeof(u32) + 7) & ~7UL) +
-	       ops->user_size;
+	return (tonic_flow_user_off(ring) + ops->user_size + 63) & ~63UL;
 }
 
 static void eng_release(struct tonic_flow *f)
@@ -68,7 +75,7 @@ static void eng_release(struct tonic_flow *f)
 	if (!f->ops->release)
 		return;
 	tonic_ctx_fill(f, &c, 0);
-	f->ops->release(&c, f->user);
+	f->ops->release(&c, tonic_flow_user(f));
 }
 
 /* Drop one FIFO's reference to a removed flow. */
@@ -174,6 +181,9 @@ static void eng_flow_setup(struct tonic_flow *f,
 {
 	f->id = p->flow_id;
 	f->ops = ops;
+	f->dd_key = U64_MAX;		/* not in the timer heap */
+	if (ops->periodic_ns)
+		f->flags |= TF_PERIODIC;
 	f->k = p->wnd_max ? p->wnd_max : TONIC_DEF_WND_SEGS;
 	f->ring_size = p->ring_size ? p->ring_size : TONIC_DEF_RING;
 	f->scheme = p->scheme ? p->scheme : ops->scheme;
@@ -224,14 +234,13 @@ int tonic_engine_flow_add(struct tonic_engine *eng,
 	if (err)
 		return err;
 	sz = eng_flow_alloc_size(ops, ring);
-	f = tenv_zalloc(sz);
+	f = tenv_zalloc_lines(sz);
 	if (!f)
 		return -ENOMEM;
-	f->user = (u8 *)f + sz - ops->user_size;
 	eng_flow_setup(f, p, ops, now);
 	if (ops->init) {
 		tonic_ctx_fill(f, &c, now);
-		err = ops->init(&c, f->user);
+		err = ops->init(&c, tonic_flow_user(f));
 		if (err)
 			goto fail;
 		tonic_ctx_apply(eng, f, &c, now);
@@ -272,7 +281,8 @@ int tonic_engine_flow_remove(struct tonic_engine *eng, u32 flow_id)
 	return 0;
 }
 
-static void eng_activate(struct tonic_engine *eng, struct tonic_flow *f)
+static inline void eng_activate(struct tonic_engine *eng,
+				struct tonic_flow *f)
 {
 	if (!(f->flags & TF_ACTIVE) && tonic_dd_has_work(f)) {
 		f->flags |= TF_ACTIVE;
@@ -283,7 +293,7 @@ static void eng_activate(struct tonic_engine *eng, struct tonic_flow *f)
 static void eng_notify(struct tonic_engine *eng, struct tonic_flow *f,
 		       u32 what)
 {
-	f->notify |= what;
+	f->flags |= what << TF_NOTE_SHIFT;
 	if (!(f->flags & TF_NOTIFY)) {
 		f->flags |= TF_NOTIFY;
 		tonic_fifo_push(&eng->notify, f);
@@ -323,7 +333,8 @@ static bool eng_ring_head(struct tonic_engine *eng, struct tonic_flow *f,
 		/* acked while queued: never send data the socket may free */
 		eng->st.stale_dropped++;
 		f->ring_rtx &= ~(1U << f->ring_head);
-		f->ring_head = (f->ring_head + 1) % f->ring_size;
+		if (++f->ring_head == f->ring_size)
+			f->ring_head = 0;
 		f->ring_cnt--;
 	}
 	return false;
@@ -355,8 +366,8 @@ static void eng_credit_check(struct tonic_engine *eng, struct tonic_flow *f,
 }
 
 /* Hand one address to the caller and charge it (§3.1 step 7). */
-static void eng_emit(struct tonic_engine *eng, struct tonic_flow *f, u32 seg,
-		     int rtx, u64 now, struct tonic_seg_desc *d)
+static inline void eng_emit(struct tonic_engine *eng, struct tonic_flow *f,
+			    u32 seg, int rtx, u64 now, struct tonic_seg_desc *d)
 {
 	u32 len = tonic_dd_seg_len(f, seg);
 
@@ -364,16 +375,25 @@ static void eng_emit(struct tonic_engine *eng, struct tonic_flow *f, u32 seg,
 	d->seg = seg;
 	d->len = len;
 	d->rtx = rtx;
-	d->rtx_cnt = rtx ? tonic_dd_rtx_cnt(f, seg) : 0;
+	d->rtx_cnt = 0;
 	d->reserved = 0;
 	tonic_cr_charge(f, len);
 	f->segs_sent++;
-	if (rtx) {
+	if (unlikely(rtx)) {
+		d->rtx_cnt = tonic_dd_rtx_cnt(f, seg);
 		f->rtx_sent++;
+		f->flags |= TF_RESENT;
 		eng->st.segs_rtx++;
 	}
-	if (!(f->flags & TF_RTO))	/* arms the periodic work too */
-		tonic_dd_timer_sync(eng, f, now);
+	/*
+	 * tonic_dd_timer_sync() of a flow that is busy now (@seg is in
+	 * flight): arm the timer, and the periodic work with it.
+	 */
+	if (!(f->flags & TF_RTO)) {
+		tonic_dd_arm_rto(eng, f, now + f->rto_ns);
+		if (unlikely(f->flags & TF_PERIODIC))
+			tonic_dd_timer_sync_slow(eng, f, now);
+	}
 }
 
 /* One data-delivery step: returns 1 if it wrote *d. */
@@ -404,7 +424,9 @@ static unsigned int eng_dd_step(struct tonic_engine *eng, u64 now,
 		eng->st.cut_through++;
 		n = 1;
 	} else {
-		slot = (f->ring_head + f->ring_cnt) % f->ring_size;
+		slot = f->ring_head + f->ring_cnt;
+		if (slot >= f->ring_size)
+			slot -= f->ring_size;
 		f->ring[slot] = seg;
 		if (rtx)
 			f->ring_rtx |= 1U << slot;
@@ -438,7 +460,8 @@ static unsigned int eng_cr_step(struct tonic_engine *eng, u64 now,
 	    tonic_cr_ok(f, tonic_dd_seg_len(f, seg), now)) {
 		int rtx = !!(f->ring_rtx & (1U << f->ring_head));
 
-		f->ring_head = (f->ring_head + 1) % f->ring_size;
+		if (++f->ring_head == f->ring_size)
+			f->ring_head = 0;
 		f->ring_cnt--;		/* §3.1 step 9 */
 		if (unlikely(f->nmarked) && tb_test(f->rtx, seg & (f->k - 1))) {
 			/* marked while queued: this emission serves the mark */
@@ -464,16 +487,15 @@ static void eng_credit_timers(struct tonic_engine *eng, u64 now)
 unsigned int tonic_engine_tx(struct tonic_engine *eng, u64 now,
 			     struct tonic_seg_desc *out, unsigned int max)
 {
-	unsigned int n = 0, before;
+	unsigned int n = 0;
 
 	if (tonic_heap_top(&eng->cr_timers) <= now)
 		eng_credit_timers(eng, now);
 	while (n < max) {
-		before = eng->active.cnt + eng->ready.cnt;
-		if (!before)
-			break;
 		if (eng->active.cnt)
 			n += eng_dd_step(eng, now, &out[n]);
+		else if (!eng->ready.cnt)
+			break;
 		if (n < max && eng->ready.cnt)
 			n += eng_cr_step(eng, now, &out[n]);
 	}
@@ -516,36 +538,79 @@ static void eng_ctrl_one(struct tonic_engine *eng, struct tonic_flow *f,
 	c.ev = *ev;
 	c.newly_acked = newly;
 	c.old_wnd_start = old;
-	f->ops->incoming(&c, f->user);
+	f->ops->incoming(&c, tonic_flow_user(f));
 	tonic_ctx_apply(eng, f, &c, now);
 	f->flags |= TF_CTRL;
 	f->ctrl_now = now;
 	eng_after_hook(eng, f, old, now);
 }
 
+/* Warm what the control path reads of any flow (lines 0-2, see flow.h). */
+static void eng_prefetch_flow(const struct tonic_flow *f)
+{
+	const u8 *p = (const u8 *)f;
+
+	tenv_prefetch(p);
+	tenv_prefetch(p + 64);
+	tenv_prefetch(p + 128);
+}
+
+/* Later, with line 0 in: the user state, and the credit line if used. */
+static void eng_prefetch_flow_more(const struct tonic_flow *f)
+{
+	tenv_prefetch(tonic_flow_user(f));
+	if (f->scheme != TONIC_CREDIT_WINDOW)
+		tenv_prefetch(&f->rate_mant);
+}
+
+/*
+ * Events are processed in order; their flows are looked up ENG_CTRL_AHEAD
+ * events early (hash slots twice as early) so that table and flow cache
+ * misses overlap.  Nothing in a control event adds or removes flows, so a
+ * pointer found early is still valid when its event comes.
+ */
 unsigned int tonic_engine_ctrl(struct tonic_engine *eng,
 			       const struct tonic_ctrl_desc *ev,
 			       unsigned int n, u64 now)
 {
-	unsigned int i, done = 0;
+	struct tonic_flow *ahead[ENG_CTRL_AHEAD];
+	u32 slot[ENG_CTRL_AHEAD];
+	const u32 mask = ENG_CTRL_AHEAD - 1;
+	unsigned int i, j, done = 0;
 
-	for (i = 0; i < n; i++) {
-		struct tonic_flow *f;
+	/* stage 1 (2 * AHEAD early): hash slot; stage 2 (AHEAD): the flow */
+	for (j = 0; j < n && j < 2 * ENG_CTRL_AHEAD; j++) {
+		u32 s = tonic_ft_slot(&eng->tab, ev[j].flow_id);
 
-		/* hide the table and flow cache misses of events to come */
-		if (i + ENG_PREFETCH_AHEAD < n)
-			tonic_ft_prefetch(&eng->tab,
-					  ev[i + ENG_PREFETCH_AHEAD].flow_id);
-		if (i + ENG_PREFETCH_AHEAD / 2 < n) {
-			f = tonic_ft_find(&eng->tab,
-					  ev[i + ENG_PREFETCH_AHEAD / 2].flow_id);
-			if (f) {
-				tenv_prefetch(f);
-				tenv_prefetch(f->acked);
-			}
+		if (j < ENG_CTRL_AHEAD) {
+			ahead[j] = tonic_ft_find_at(&eng->tab, ev[j].flow_id, s);
+			if (ahead[j])
+				eng_prefetch_flow(ahead[j]);
+		} else {
+			slot[j & mask] = s;
+			tenv_prefetch(&eng->tab.t[s]);
 		}
-		f = tonic_ft_find(&eng->tab, ev[i].flow_id);
+	}
+	for (i = 0; i < n; i++) {
+		struct tonic_flow *f = ahead[i & mask], *g;
 
+		j = i + ENG_CTRL_AHEAD;
+		if (j < n) {
+			g = tonic_ft_find_at(&eng->tab, ev[j].flow_id,
+					     slot[j & mask]);
+			ahead[j & mask] = g;
+			if (g)
+				eng_prefetch_flow(g);
+		}
+		j = i + 2 * ENG_CTRL_AHEAD;
+		if (j < n) {
+			slot[j & mask] = tonic_ft_slot(&eng->tab,
+						       ev[j].flow_id);
+			tenv_prefetch(&eng->tab.t[slot[j & mask]]);
+		}
+		j = i + ENG_CTRL_AHEAD / 2;
+		if (j < n && ahead[j & mask])	/* line 0 is in by now */
+			eng_prefetch_flow_more(ahead[j & mask]);
 		if (!f) {
 			eng->st.ctrl_bad++;
 			continue;
@@ -562,13 +627,13 @@ static void eng_periodic(struct tonic_engine *eng, struct tonic_flow *f,
 			 bool timeout, u64 now)
 {
 	bool same_step = (f->flags & TF_CTRL) && f->ctrl_now == now;
-	void *user = f->user;
+	void *user = tonic_flow_user(f);
 	struct tonic_flow_ctx c;
 	u32 marked;
 
 	if (same_step && f->ops->merge_prio == TONIC_MERGE_INCOMING_WINS) {
 		/* incoming's user writes win: periodic writes a scratch copy */
-		memcpy(eng->scratch, f->user, f->ops->user_size);
+		memcpy(eng->scratch, user, f->ops->user_size);
 		user = eng->scratch;
 	}
 	tonic_ctx_fill(f, &c, now);
@@ -641,9 +706,9 @@ unsigned int tonic_engine_poll_notify(struct tonic_engine *eng,
 			continue;
 		}
 		out[n].flow_id = f->id;
-		out[n].flags = f->notify;
+		out[n].flags = (f->flags & TF_NOTE_MASK) >> TF_NOTE_SHIFT;
 		out[n].head = f->wnd_start;
-		f->notify = 0;
+		f->flags &= ~TF_NOTE_MASK;
 		n++;
 	}
 	return n;

@@ -15,77 +15,116 @@
 #include "bitmap.h"
 
 /* flow->flags */
-#define TF_ACTIVE	0x01	/* in the active FIFO */
-#define TF_READY	0x02	/* in the ready-to-tx FIFO */
-#define TF_NOTIFY	0x04	/* in the notify FIFO */
-#define TF_SUBSEG	0x08	/* tail - 1 is a sub-segment, not yet acked */
-#define TF_DEAD		0x10	/* removed; freed when the last FIFO drops it */
-#define TF_CTRL		0x20	/* a control event came at ctrl_now */
-#define TF_RTO		0x40	/* retransmission timer armed (rto_expiry) */
+#define TF_ACTIVE	0x001	/* in the active FIFO */
+#define TF_READY	0x002	/* in the ready-to-tx FIFO */
+#define TF_NOTIFY	0x004	/* in the notify FIFO */
+#define TF_SUBSEG	0x008	/* tail - 1 is a sub-segment, not yet acked */
+#define TF_DEAD		0x010	/* removed; freed when the last FIFO drops it */
+#define TF_CTRL		0x020	/* a control event came at ctrl_now */
+#define TF_RTO		0x040	/* retransmission timer armed (rto_expiry) */
+#define TF_PERIODIC	0x080	/* ops->periodic_ns != 0 */
+#define TF_RESENT	0x100	/* rtx_sent != 0: rtxc_lo/hi may have bits */
+#define TF_NOTE_SHIFT	9	/* pending TONIC_NOTIFY_* bits, << this */
+#define TF_NOTE_MASK	((TONIC_NOTIFY_HEAD | TONIC_NOTIFY_SUBSEG) << TF_NOTE_SHIFT)
 #define TF_INFIFO	(TF_ACTIVE | TF_READY | TF_NOTIFY)
 
 /**
  * struct tonic_flow - fixed per-flow state
  *
- * The first cache line is what tonic_engine_tx() touches per segment.
+ * Allocated cache-line aligned and laid out by who touches what (the
+ * offsets are checked below):
+ *
+ * - line 0: everything tonic_engine_tx() reads or writes per segment of a
+ *   window-scheme flow (generation, cut-through emission, re-activation,
+ *   arming the retransmission timer), and the notification bits;
+ * - line 1: the rest of what the control path reads per event (the
+ *   protocol, the bounds the hook context reports, the step);
+ * - line 2: the acked and marked ring bitmaps (stage 1, generation of a
+ *   retransmission, the hook context);
+ * - line 3: the credit engine (rate and grant flows), the ring and heap
+ *   bookkeeping, periodic work;
+ * - then what only retransmissions and statistics touch, the N-entry ring
+ *   and, on a line of its own, the protocol's user state (tonic_flow_user()).
+ *
+ * A window-scheme flow costs one line per segment decision and three plus
+ * its user state per control event.
  */
 struct tonic_flow {
-	/* data delivery engine, hot */
+	/* line 0: data delivery engine and emission, hot */
 	u32 id;
 	u32 wnd_start;		/* first segment not cumulatively acked */
 	u32 next_new;		/* next never-sent segment */
 	u32 tail;		/* one past the last announced segment */
 	u16 wnd;		/* congestion window, segments, 1..k */
 	u16 k;			/* K: ring bitmap size, power of two */
+	u16 nmarked;		/* bits set in rtx[] */
+	u16 flags;		/* TF_*, pending notifications */
+	u8 scheme;		/* enum tonic_credit_scheme */
 	u8 ring_size;		/* N */
 	u8 ring_head;
 	u8 ring_cnt;		/* outstanding addresses in the credit engine */
-	u8 flags;		/* TF_* */
 	u32 seg_size;		/* C */
-	u32 last_len;		/* length of the sub-segment tail - 1 */
-	u16 nmarked;		/* bits set in rtx[] */
-	u8 scheme;		/* enum tonic_credit_scheme */
-	u8 rate_shift;		/* rate = rate_mant / 2^rate_shift bytes/ns */
-	u32 ring_rtx;		/* ring slot holds a retransmission */
 	u64 segs_sent;
 	u64 rto_expiry;		/* valid with TF_RTO */
-	u32 dd_heap;		/* 1 + index in the rtx/periodic timer heap */
-	u32 cr_heap;		/* 1 + index in the credit timer heap */
+	u64 rto_ns;		/* amount used when the engine arms it */
+	u64 dd_key;		/* deadline of our dd_timers entry; U64_MAX: none */
 
-	/* per-segment state, ring-indexed by seg % k */
+	/* line 1: control path */
+	const struct tonic_proto_ops *ops;
+	u64 acked_segs;
+	u64 ctrl_now;		/* step of the last control event (TF_CTRL) */
+	u64 rate_bps;
+	u64 rate_min_bps;
+	u64 rate_max_bps;
+	u64 rto_min_ns;
+	u64 rto_max_ns;
+
+	/* line 2: per-segment state, ring-indexed by seg % k */
 	u64 acked[TB_WORDS];	/* selectively acked */
 	u64 rtx[TB_WORDS];	/* marked for retransmission */
-	u64 rtxc_lo[TB_WORDS];	/* 2-bit transmit-again count, low bit */
-	u64 rtxc_hi[TB_WORDS];	/* and high bit */
 
-	/* credit engine */
+	/* line 3: credit engine, ring, heaps, periodic work */
 	u32 rate_mant;
 	u32 burst;		/* D, bytes */
 	s64 credit;		/* rate: 2^-rate_shift bytes; grant: bytes */
 	u64 credit_t;		/* time of the last rate accrual */
-	u64 rate_bps;
-	u64 rate_min_bps;
-	u64 rate_max_bps;
-
-	/* timers */
-	u64 rto_ns;		/* amount used when the engine arms it */
-	u64 rto_min_ns;
-	u64 rto_max_ns;
 	u64 periodic_next;	/* next periodic hook call, 0 = none */
-	u64 ctrl_now;		/* step of the last control event (TF_CTRL) */
-
-	/* totals */
-	u64 rtx_sent;
-	u64 timeouts;
-	u64 acked_segs;
-	u64 violations;
-
-	u32 notify;		/* pending TONIC_NOTIFY_* */
+	u32 last_len;		/* length of the sub-segment tail - 1 */
+	u32 ring_rtx;		/* ring slot holds a retransmission */
+	u32 dd_heap;		/* 1 + index in the rtx/periodic timer heap */
+	u32 cr_heap;		/* 1 + index in the credit timer heap */
+	u8 rate_shift;		/* rate = rate_mant / 2^rate_shift bytes/ns */
 	u8 fifo_refs;		/* FIFOs holding a removed flow */
-	const struct tonic_proto_ops *ops;
-	void *user;		/* ops->user_size bytes after the ring */
-	u32 ring[];		/* N segment indices */
+	u64 rtx_sent;
+
+	/* retransmission counts and totals */
+	u64 rtxc_lo[TB_WORDS];	/* 2-bit transmit-again count, low bit */
+	u64 rtxc_hi[TB_WORDS];	/* and high bit */
+	u64 timeouts;
+	u64 violations;
+	u32 ring[];		/* N segment indices; then the user state */
 };
+
+#define TONIC_FLOW_LINE(field, n) \
+	_Static_assert(offsetof(struct tonic_flow, field) == 64 * (n), \
+		       "struct tonic_flow: " #field " must start line " #n)
+TONIC_FLOW_LINE(ops, 1);
+TONIC_FLOW_LINE(acked, 2);
+TONIC_FLOW_LINE(rate_mant, 3);
+TONIC_FLOW_LINE(rtxc_lo, 4);
+
+/* Offset of the user state: after the ring, on a new cache line. */
+static inline size_t tonic_flow_user_off(unsigned int ring_size)
+{
+	return (offsetof(struct tonic_flow, ring) + ring_size * sizeof(u32) +
+		63) & ~(size_t)63;
+}
+
+/* The protocol's per-flow state (ops->user_size bytes). */
+static inline void *tonic_flow_user(const struct tonic_flow *f)
+{
+	return (u8 *)f + tonic_flow_user_off(f->ring_size);
+}
 
 struct tonic_fifo {
 	struct tonic_flow **q;
@@ -135,7 +174,9 @@ struct tonic_engine {
 int tonic_ft_init(struct tonic_flowtab *t, u32 hint);
 void tonic_ft_free(struct tonic_flowtab *t);
 struct tonic_flow *tonic_ft_find(const struct tonic_flowtab *t, u32 id);
-void tonic_ft_prefetch(const struct tonic_flowtab *t, u32 id);
+u32 tonic_ft_slot(const struct tonic_flowtab *t, u32 id);
+struct tonic_flow *tonic_ft_find_at(const struct tonic_flowtab *t, u32 id,
+				    u32 i);
 int tonic_ft_insert(struct tonic_flowtab *t, struct tonic_flow *f);
 void tonic_ft_delete(struct tonic_flowtab *t, u32 id);
 size_t tonic_ft_bytes(const struct tonic_flowtab *t);
@@ -180,12 +221,9 @@ static inline u64 tonic_heap_top(const struct tonic_heap *h)
 /* delivery.c */
 u32 tonic_dd_stage1(struct tonic_engine *eng, struct tonic_flow *f,
 		    const struct tonic_ctrl_desc *ev);
-int tonic_dd_next_seg(struct tonic_flow *f, u32 *seg);
-void tonic_dd_arm_rto(struct tonic_engine *eng, struct tonic_flow *f,
-		      u64 expiry);
-void tonic_dd_timer_sync(struct tonic_engine *eng, struct tonic_flow *f,
-			 u64 now);
-unsigned int tonic_dd_rtx_cnt(const struct tonic_flow *f, u32 seg);
+u32 tonic_dd_next_rtx(struct tonic_flow *f);
+void tonic_dd_timer_sync_slow(struct tonic_engine *eng, struct tonic_flow *f,
+			      u64 now);
 u32 tonic_dd_mark(struct tonic_flow *f, u32 from, u32 cnt);
 
 static inline u32 tonic_dd_seg_len(const struct tonic_flow *f, u32 seg)
@@ -201,9 +239,139 @@ static inline bool tonic_dd_seg_stale(const struct tonic_flow *f, u32 seg)
 	       tb_test(f->acked, seg & (f->k - 1));
 }
 
+/* How often a segment in the window was resent before (0..3). */
+static inline unsigned int tonic_dd_rtx_cnt(const struct tonic_flow *f,
+					    u32 seg)
+{
+	unsigned int i = seg & (f->k - 1);
+
+	return tb_test(f->rtxc_lo, i) + 2 * tb_test(f->rtxc_hi, i);
+}
+
+/**
+ * tonic_dd_next_seg() - segment generation (fixed function)
+ * @f: flow
+ * @seg: the segment chosen
+ *
+ * The first segment marked for retransmission, searched from the window
+ * head with the Appendix C method, goes before any new segment.  A new
+ * segment is the next never-sent one, if announced and inside the window.
+ * Retransmissions are not limited by the window: a protocol marks only
+ * what it wants resent.
+ *
+ * Return: 1 for a retransmission, 0 for a new segment, -1 for none.
+ */
+static inline int tonic_dd_next_seg(struct tonic_flow *f, u32 *seg)
+{
+	if (unlikely(f->nmarked)) {
+		*seg = tonic_dd_next_rtx(f);
+		return 1;
+	}
+	if (f->next_new != f->tail && f->next_new - f->wnd_start < f->wnd) {
+		*seg = f->next_new++;
+		return 0;
+	}
+	return -1;
+}
+
+/*
+ * Make sure the rtx/periodic heap fires no later than @key.  dd_key
+ * mirrors the flow's heap entry, so the common case (the entry already
+ * fires earlier) reads no heap memory.
+ */
+static inline void tonic_dd_heap_want(struct tonic_engine *eng,
+				      struct tonic_flow *f, u64 key)
+{
+	if (f->dd_key > key || unlikely(key == U64_MAX && !f->dd_heap))
+		tonic_heap_set(&eng->dd_timers, f, key);
+}
+
+/**
+ * tonic_dd_arm_rto() - (re)arm the retransmission timer
+ * @eng: engine
+ * @f: flow
+ * @expiry: deadline in ns
+ *
+ * Moving the deadline later is O(1): the heap entry stays where it is,
+ * fires early and is re-queued by the timer code.
+ */
+static inline void tonic_dd_arm_rto(struct tonic_engine *eng,
+				    struct tonic_flow *f, u64 expiry)
+{
+	f->rto_expiry = expiry;
+	f->flags |= TF_RTO;
+	tonic_dd_heap_want(eng, f, expiry);
+}
+
+/**
+ * tonic_dd_timer_sync() - keep the timers consistent with the window
+ * @eng: engine
+ * @f: flow
+ * @now: time in ns
+ *
+ * With segments in flight or marked the retransmission timer must run
+ * (a protocol cannot wedge a flow by stopping it); with nothing in flight
+ * it is stopped.  Periodic work runs only while data is in flight.
+ */
+static inline void tonic_dd_timer_sync(struct tonic_engine *eng,
+				       struct tonic_flow *f, u64 now)
+{
+	bool busy = f->next_new != f->wnd_start || f->nmarked;
+
+	if (!busy) {
+		f->flags &= ~TF_RTO;
+		if (f->flags & TF_PERIODIC)	/* else it stays 0 */
+			f->periodic_next = 0;
+		return;
+	}
+	if (!(f->flags & TF_RTO))
+		tonic_dd_arm_rto(eng, f, now + f->rto_ns);
+	if (unlikely(f->flags & TF_PERIODIC))
+		tonic_dd_timer_sync_slow(eng, f, now);
+}
+
 /* ctx.c */
-void tonic_ctx_fill(const struct tonic_flow *f, struct tonic_flow_ctx *c,
-		    u64 now);
+
+/**
+ * tonic_ctx_fill() - snapshot a flow for a hook
+ * @f: flow
+ * @c: context to fill; the event fields and @c->out are zeroed
+ * @now: time in ns
+ *
+ * Every field is written (the struct has no padding), so no memset.
+ */
+static inline void tonic_ctx_fill(const struct tonic_flow *f,
+				  struct tonic_flow_ctx *c, u64 now)
+{
+	c->flow_id = f->id;
+	c->timeout = 0;
+	c->now = now;
+	memset(&c->ev, 0, sizeof(c->ev));
+	c->newly_acked = 0;
+	c->old_wnd_start = f->wnd_start;
+	c->wnd_start = f->wnd_start;
+	c->next_new = f->next_new;
+	c->tail = f->tail;
+	c->wnd = f->wnd;
+	c->wnd_max = f->k;
+	c->seg_size = f->seg_size;
+	c->marked = f->nmarked;
+	c->reserved = 0;
+	c->rate_bps = f->rate_bps;
+	c->rate_min_bps = f->rate_min_bps;
+	c->rate_max_bps = f->rate_max_bps;
+	c->rto_ns = f->rto_ns;
+	c->rto_min_ns = f->rto_min_ns;
+	c->rto_max_ns = f->rto_max_ns;
+	memcpy(c->acked, f->acked, sizeof(c->acked));
+	memcpy(c->rtx, f->rtx, sizeof(c->rtx));
+	memset(&c->out, 0, sizeof(c->out));
+}
+
+_Static_assert(sizeof(struct tonic_flow_ctx) ==
+	       offsetof(struct tonic_flow_ctx, out) +
+	       sizeof(struct tonic_hook_out),
+	       "tonic_ctx_fill() writes every byte: no padding, out last");
 u32 tonic_ctx_apply(struct tonic_engine *eng, struct tonic_flow *f,
 		    const struct tonic_flow_ctx *c, u64 now);
 
@@ -220,10 +388,34 @@ static inline bool tonic_dd_has_work(const struct tonic_flow *f)
 /* credit.c */
 void tonic_cr_set_rate(struct tonic_flow *f, u64 bps);
 void tonic_cr_accrue(struct tonic_flow *f, u64 now);
-bool tonic_cr_ok(struct tonic_flow *f, u32 len, u64 now);
-void tonic_cr_charge(struct tonic_flow *f, u32 len);
 u64 tonic_cr_wait_ns(const struct tonic_flow *f, u32 len);
 void tonic_cr_grant(struct tonic_flow *f, u64 bytes);
 s64 tonic_cr_credit_bytes(const struct tonic_flow *f);
+
+/**
+ * tonic_cr_ok() - may the flow send @len bytes at @now?
+ * @f: flow
+ * @len: bytes of its next segment
+ * @now: time in ns
+ */
+static inline bool tonic_cr_ok(struct tonic_flow *f, u32 len, u64 now)
+{
+	if (likely(f->scheme == TONIC_CREDIT_WINDOW))
+		return true;
+	if (f->scheme == TONIC_CREDIT_RATE) {
+		tonic_cr_accrue(f, now);
+		return f->credit >= ((s64)len << f->rate_shift);
+	}
+	return f->credit >= len;	/* grant */
+}
+
+/* Charge a transmission that tonic_cr_ok() allowed. */
+static inline void tonic_cr_charge(struct tonic_flow *f, u32 len)
+{
+	if (f->scheme == TONIC_CREDIT_RATE)
+		f->credit -= (s64)len << f->rate_shift;
+	else if (f->scheme == TONIC_CREDIT_GRANT)
+		f->credit -= len;
+}
 
 #endif /* _TONIC_FLOW_H */

@@ -54,6 +54,27 @@ void tonic_ft_free(struct tonic_flowtab *t)
 	t->t = NULL;
 }
 
+/* The slot a lookup of @id starts at (for tonic_ft_find_at()). */
+u32 tonic_ft_slot(const struct tonic_flowtab *t, u32 id)
+{
+	return ft_hash(id, t->mask);
+}
+
+/* tonic_ft_find() with the start slot computed earlier by tonic_ft_slot(). */
+struct tonic_flow *tonic_ft_find_at(const struct tonic_flowtab *t, u32 id,
+				    u32 i)
+{
+	for (;;) {
+		const struct tonic_ft_ent *e = &t->t[i];
+
+		if (!e->f)
+			return NULL;
+		if (e->id == id)
+			return e->f;
+		i = (i + 1) & t->mask;
+	}
+}
+
 struct tonic_flow *tonic_ft_find(const struct tonic_flowtab *t, u32 id)
 {
 	u32 i = ft_hash(id, t->mask);
@@ -67,12 +88,6 @@ struct tonic_flow *tonic_ft_find(const struct tonic_flowtab *t, u32 id)
 			return e->f;
 		i = (i + 1) & t->mask;
 	}
-}
-
-/* Warm the cache line a later tonic_ft_find(@id) starts at. */
-void tonic_ft_prefetch(const struct tonic_flowtab *t, u32 id)
-{
-	tenv_prefetch(&t->t[ft_hash(id, t->mask)]);
 }
 
 static void ft_place(struct tonic_ft_ent *tab, u32 mask, u32 id,

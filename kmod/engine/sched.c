@@ -92,6 +92,8 @@ static void heap_put(struct tonic_heap *h, u32 i, struct tonic_heap_ent e)
 {
 	h->h[i] = e;
 	*heap_idx(h, e.f) = i + 1;
+	if (h->dd)
+		e.f->dd_key = e.key;	/* see tonic_dd_heap_want() */
 }
 
 static void heap_up(struct tonic_heap *h, u32 i)
@@ -157,6 +159,8 @@ void tonic_heap_del(struct tonic_heap *h, struct tonic_flow *f)
 	if (!idx)
 		return;
 	*heap_idx(h, f) = 0;
+	if (h->dd)
+		f->dd_key = U64_MAX;
 	if (idx - 1 == --h->n)
 		return;
 	last = h->h[h->n];

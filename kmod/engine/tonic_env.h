@@ -31,9 +31,17 @@
 #include <linux/printk.h>
 #include <linux/prefetch.h>
 #include <linux/limits.h>
+#include <linux/log2.h>
 
 #define tenv_zalloc(sz)		kzalloc((sz), GFP_ATOMIC)
 #define tenv_free(p)		kfree(p)
+/*
+ * Zeroed and aligned to a cache line (freed with tenv_free).  kmalloc
+ * aligns power-of-two sizes naturally; above 256 bytes every kmalloc
+ * cache is a power of two, so rounding up costs no memory.
+ */
+#define tenv_zalloc_lines(sz)	kzalloc(roundup_pow_of_two(max_t(size_t, (sz), 64)), \
+					GFP_ATOMIC)
 /* Large tables (hash, FIFOs, timer heaps): may come from vmalloc. */
 #define tenv_kvzalloc(sz)	kvzalloc((sz), GFP_KERNEL)
 #define tenv_kvfree(p)		kvfree(p)
@@ -119,6 +127,19 @@ static inline void tenv_free(void *p)
 	free(p);
 }
 
+/* Zeroed, aligned to a 64-byte cache line, @sz a multiple of 64. */
+static inline void *tenv_zalloc_lines(size_t sz)
+{
+	void *p;
+
+	if (tenv_alloc_fail_after > 0 && --tenv_alloc_fail_after == 0)
+		return NULL;
+	p = aligned_alloc(64, sz);
+	if (p)
+		memset(p, 0, sz);
+	return p;
+}
+
 #define tenv_kvzalloc(sz)	tenv_zalloc(sz)
 #define tenv_kvfree(p)		tenv_free(p)
 
@@ -131,7 +152,15 @@ static inline unsigned int tenv_ffs64(u64 x)	/* x != 0 */
 
 static inline unsigned int tenv_popcount64(u64 x)
 {
+#ifdef __POPCNT__
 	return (unsigned int)__builtin_popcountll(x);
+#else
+	/* without -mpopcnt the builtin is a libgcc call; SWAR is inline */
+	x -= (x >> 1) & 0x5555555555555555ULL;
+	x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+	x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+	return (unsigned int)((x * 0x0101010101010101ULL) >> 56);
+#endif
 }
 
 static inline u64 tenv_div64(u64 a, u64 b)

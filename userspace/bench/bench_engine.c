@@ -14,19 +14,45 @@
  * segment decision: generation, credit, scheduling, emission).  The
  * comment line after it also gives the ack-path cost per segment
  * (lookup, stage 1, NewReno, clamping), which Tonic runs in a parallel
- * pipeline.  The receiver model is not timed.  Times are the thread's
- * CPU time (CLOCK_THREAD_CPUTIME_ID, read once per batch of 256), so other
- * load on the machine does not inflate them.
+ * pipeline.  The receiver model is not timed.
+ *
+ * Timing: each timed interval is one tonic_engine_tx() call (up to BATCH
+ * addresses) or one tonic_engine_ctrl() + tonic_engine_timers() call,
+ * read with CLOCK_MONOTONIC (vDSO, ~50 ns a read in the development VM).
+ * The cost of the clock read inside each interval is measured at start-up
+ * (mean of many empty intervals) and subtracted.  The machine is shared,
+ * so an interval in which the thread was preempted (longer than 50 us +
+ * 500 ns per item: a time slice is milliseconds, a decision tens of ns) is
+ * dropped together with its segments; the comment line says how many.
+ * (Thread CPU time would ignore preemption but is a system call costing
+ * ~1.4 us of CPU per read here, more than a whole small batch.)
+ *
+ * The comment line also prints a digest of every address emitted (flow,
+ * segment, length, retransmission flag and count): two engine builds that
+ * decide the same way print the same digest.
+ *
+ * Memory: in tonic.ko the flows are kmalloc()ed, i.e. they live in the
+ * kernel's direct map, which uses 2 MB / 1 GB pages, so a million flows
+ * cost few TLB misses.  Userspace malloc() memory is in 4 KB pages unless
+ * glibc is asked for transparent huge pages; the benchmark asks for them
+ * (it re-executes itself with GLIBC_TUNABLES=glibc.malloc.hugetlb=1) so
+ * that the large runs measure the engine, not the page size.  Set
+ * TONIC_BENCH_4K=1 to measure with 4 KB pages.
+ *
+ * usage: bench_engine [scale [flows [loss_ppm]]]
  */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "engine.h"
 
-#define BATCH		256
+#define BATCH		1024
+#define CAL_ROUNDS	20000
+#define SLICE_NS(n)	(50000ULL + 500ULL * (n))	/* longer: preempted */
 #define SEG_BYTES	1000
 
 struct rcvr {
@@ -48,9 +74,32 @@ static u64 now_ns(void)
 {
 	struct timespec ts;
 
-	/* CPU time of this thread: robust on a shared, loaded machine */
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (u64)ts.tv_sec * 1000000000ULL + (u64)ts.tv_nsec;
+}
+
+static inline u64 mix(u64 x)
+{
+	x *= 0x9e3779b97f4a7c15ULL;
+	return x ^ (x >> 29);
+}
+
+static double clock_ns;	/* what one empty timed interval costs */
+
+static void calibrate(void)
+{
+	u64 sum = 0, t0, dt;
+	int i, n = 0;
+
+	for (i = 0; i < CAL_ROUNDS; i++) {
+		t0 = now_ns();
+		dt = now_ns() - t0;
+		if (dt < 1000) {	/* not preempted */
+			sum += dt;
+			n++;
+		}
+	}
+	clock_ns = n ? (double)sum / n : 0;
 }
 
 /* Receive segment @s; return the new cumulative ack. */
@@ -89,8 +138,13 @@ static void run(u32 nflows, u32 loss_ppm, u64 target_segs)
 	struct tonic_engine_stats st;
 	struct tonic_engine *e;
 	struct rcvr *r;
-	u64 t = 1, segs = 0, tx_ns = 0, ack_ns = 0, t0;
+	u64 t = 1, segs = 0, tx_ns = 0, ack_ns = 0, t0, dt, digest = 0;
+	u64 tx_calls = 0, ack_calls = 0, tx_segs = 0, ack_segs = 0;
+	u64 dropped = 0;
+	double tx, ack;
 	u32 i;
+
+	rng = 0x2545f4914f6cdd1dULL;	/* runs do not depend on each other */
 
 	e = tonic_engine_create(&cfg);
 	r = calloc(nflows, sizeof(*r));
@@ -117,7 +171,14 @@ static void run(u32 nflows, u32 loss_ppm, u64 target_segs)
 
 		t0 = now_ns();
 		n = tonic_engine_tx(e, t, out, BATCH);
-		tx_ns += now_ns() - t0;
+		dt = now_ns() - t0;
+		if (dt <= SLICE_NS(n)) {
+			tx_ns += dt;
+			tx_calls++;
+			tx_segs += n;
+		} else {
+			dropped++;
+		}
 		if (!n) {
 			t = tonic_engine_next_timer(e);
 			if (t == U64_MAX)
@@ -130,6 +191,10 @@ static void run(u32 nflows, u32 loss_ppm, u64 target_segs)
 			u32 idx = (out[j].flow_id * 244002641U);	/* inverse */
 			struct tonic_ctrl_desc *a = &acks[na];
 
+			digest = mix(digest ^ ((u64)out[j].flow_id << 32 |
+					       out[j].seg));
+			digest = mix(digest ^ (out[j].len | out[j].rtx << 24 |
+					       (u32)out[j].rtx_cnt << 28));
 			if (loss_ppm && xrand() % 1000000 < loss_ppm)
 				continue;
 			a->flow_id = out[j].flow_id;
@@ -143,18 +208,29 @@ static void run(u32 nflows, u32 loss_ppm, u64 target_segs)
 		t0 = now_ns();
 		tonic_engine_ctrl(e, acks, na, t);
 		tonic_engine_timers(e, t);
-		ack_ns += now_ns() - t0;
+		dt = now_ns() - t0;
+		if (dt <= SLICE_NS(n)) {
+			ack_ns += dt;
+			ack_calls++;
+			ack_segs += n;	/* per segment sent, as tx */
+		} else {
+			dropped++;
+		}
 	}
 	tonic_engine_stats(e, &st);
+	/* take out the clock reads themselves (one per timed interval) */
+	tx = ((double)tx_ns - clock_ns * tx_calls) / tx_segs;
+	ack = ((double)ack_ns - clock_ns * ack_calls) / ack_segs;
 	printf("engine flows=%u loss=%u.%02u ns_per_segment=%.2f mseg_per_s=%.1f bytes_per_flow=%llu\n",
 	       nflows, loss_ppm / 10000, loss_ppm / 100 % 100,
-	       (double)tx_ns / segs, segs * 1000.0 / tx_ns,
-	       (unsigned long long)(st.bytes_state / nflows));
-	printf("# flows=%u segs=%llu rtx=%llu timeouts=%llu ack_ns_per_segment=%.2f total_ns_per_segment=%.2f\n",
+	       tx, 1000.0 / tx, (unsigned long long)(st.bytes_state / nflows));
+	printf("# flows=%u segs=%llu rtx=%llu timeouts=%llu ack_ns_per_segment=%.2f total_ns_per_segment=%.2f clock_ns=%.0f dropped=%llu/%llu digest=%016llx\n",
 	       nflows, (unsigned long long)segs,
 	       (unsigned long long)st.segs_rtx,
-	       (unsigned long long)st.timeouts, (double)ack_ns / segs,
-	       (double)(tx_ns + ack_ns) / segs);
+	       (unsigned long long)st.timeouts, ack, tx + ack, clock_ns,
+	       (unsigned long long)dropped,
+	       (unsigned long long)(tx_calls + ack_calls + dropped),
+	       (unsigned long long)digest);
 	fflush(stdout);
 	tonic_engine_destroy(e);
 	free(r);
@@ -165,17 +241,28 @@ int main(int argc, char **argv)
 	static const u32 flows[] = { 1, 64, 1024, 65536, 1048576 };
 	u64 scale = argc > 1 ? strtoull(argv[1], NULL, 0) : 2;
 	u32 only = argc > 2 ? (u32)strtoul(argv[2], NULL, 0) : 0;
+	long loss = argc > 3 ? strtol(argv[3], NULL, 0) : -1;
 	unsigned int i;
 
-	/* usage: bench_engine [scale [flows]] */
+	if (!getenv("GLIBC_TUNABLES") && !getenv("TONIC_BENCH_4K")) {
+		/* see the header: huge pages, as the kernel's direct map */
+		setenv("GLIBC_TUNABLES", "glibc.malloc.hugetlb=1", 1);
+		execv("/proc/self/exe", argv);
+		/* no /proc: run with what we have */
+	}
+	printf("# pages: %s\n", getenv("TONIC_BENCH_4K") ? "4k" :
+	       getenv("GLIBC_TUNABLES") ? getenv("GLIBC_TUNABLES") : "4k");
+	calibrate();
 	for (i = 0; i < sizeof(flows) / sizeof(flows[0]); i++) {
 		if (only && flows[i] != only)
 			continue;
 		/* at least a few segments per flow, at least 1M per run */
 		u64 target = scale * (flows[i] > 262144 ? flows[i] : 262144) * 4;
 
-		run(flows[i], 0, target);
-		run(flows[i], 10000, target);
+		if (loss <= 0)
+			run(flows[i], 0, target);
+		if (loss != 0)
+			run(flows[i], loss > 0 ? (u32)loss : 10000, target);
 	}
 	return 0;
 }
