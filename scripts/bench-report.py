@@ -124,7 +124,9 @@ def goals(rows, stacks):
 
     def why(path, stack):
         r = next((x for x in rows if x["path"] == path and x["stack"] == stack), None)
-        return (r or {}).get("error") or "no measurement"
+        if r is None:
+            return f"path {path} not run"
+        return r.get("error") or "no measurement"
 
     tcp = [s for s in stacks if s.startswith("tcp")]
     defs = [
@@ -135,6 +137,14 @@ def goals(rows, stacks):
     ]
     out = []
     for stack in [s for s in stacks if s.startswith("tonic")]:
+        mine = [r for r in rows if r["stack"] == stack]
+        if not any(r.get("goodput_mbps") is not None or r.get("rpc_p99_us") is not None
+                   for r in mine):
+            out.append({"goal": "all", "stack": stack, "tonic": None, "tcp_best": None,
+                        "status": "not measured",
+                        "reason": next((r["error"] for r in mine if r.get("error")),
+                                       "no measurement")})
+            continue
         for name, path, key, pick, factor, op in defs:
             tv = [get(path, s, key) for s in tcp]
             tv = [v for v in tv if v is not None]
@@ -173,7 +183,15 @@ def table(paths, stacks, rows):
             "p99 vs cubic", "CPU s/GB", "vs cubic", "retx KB/run (%)"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     reasons = []
-    for r in rows:
+    # A stack with no measurement on any path gets one row ("all" paths).
+    empty = {s for s in stacks
+             if not any(r.get("goodput_mbps") is not None or r.get("rpc_p99_us") is not None
+                        for r in rows if r["stack"] == s)}
+    shown = [r for r in rows if r["stack"] not in empty]
+    for s in [s for s in stacks if s in empty]:
+        first = next(r for r in rows if r["stack"] == s)
+        shown.append(dict(first, path="all"))
+    for r in shown:
         if r.get("goodput_mbps") is None and r.get("rpc_p99_us") is None:
             reason = r.get("error", "no measurement")
             if reason not in reasons:

@@ -238,6 +238,13 @@ run_one() { # run_one PATH NETEM STACK STACK_ARGS MODE
 	fi
 	echo "$rec" >>"$runs"
 	log "[$done_n/$total] $path $stack $mode #$rep: $line"
+	# A stack that cannot even be set up (socket or option refused) fails
+	# the same way every time: its other runs take this reason directly.
+	case $line in
+	"FAILED: server: socket("* | "FAILED: server: setsockopt("* | "FAILED: socket("* | \
+	"FAILED: setsockopt("*)
+		stack_reason[$stack]=${line#FAILED: } ;;
+	esac
 }
 
 # ---- main ----
@@ -257,6 +264,24 @@ if [ -z "$tonic_reason" ]; then
 	fi
 fi
 [ -n "$tonic_reason" ] && log "Tonic rows: n/a ($tonic_reason)"
+# The same probe for each program, so that a program Tonic cannot select
+# or run is n/a from the start and the repetition count below is right.
+if [ -z "$tonic_reason" ]; then
+	for p in "${tonic_progs[@]}"; do
+		[ -n "${stack_reason[tonic-$p]:-}" ] && continue
+		want "${BENCH_STACKS:-}" "tonic-$p" || continue
+		if ! ip netns exec $A timeout -k 5 60 "$perf" -H 10.77.0.2 -P $PORT -p tonic \
+				--prog "$p" -l 1 --verify -q --drain 10 >"$out/probe.$p.out" \
+				2>"$out/probe.$p.err"; then
+			stack_reason[tonic-$p]=$(tail -n 1 "$out/probe.$p.out" |
+				jq -r '.error // empty' 2>/dev/null)
+			[ -n "${stack_reason[tonic-$p]}" ] ||
+				stack_reason[tonic-$p]="probe failed: $(tail -n 2 "$out/probe.$p.err" |
+					tr '\n' ' ')"
+			log "Tonic program $p: n/a (${stack_reason[tonic-$p]})"
+		fi
+	done
+fi
 lsmod | grep -q '^tonic ' && tonic_state running
 
 paths=()
@@ -269,12 +294,20 @@ for s in "${STACKS[@]}"; do
 done
 # Without BENCH_REPEAT: up to 3 repetitions, as many as fit in about
 # BENCH_BUDGET seconds (default 600) at ~2.5 s of setup per run.
+runnable=0
+for s in "${stacks[@]}"; do
+	sname=${s%%|*}
+	[ "${sname%%-*}" = tonic ] && [ -n "$tonic_reason" ] && continue
+	[ -n "${stack_reason[$sname]:-}" ] && continue
+	runnable=$((runnable + 1))
+done
+[ $runnable -gt 0 ] || runnable=1
 if [ -z "$reps" ]; then
-	reps=$(awk -v b="${BENCH_BUDGET:-600}" -v n=$((${#paths[@]} * ${#stacks[@]} * 2)) \
+	reps=$(awk -v b="${BENCH_BUDGET:-600}" -v n=$((${#paths[@]} * runnable * 2)) \
 		-v d="$dur" 'BEGIN { r = int(b / (n * (d + 2.5))); print (r < 1 ? 1 : (r > 3 ? 3 : r)) }')
 fi
 total=$((${#paths[@]} * ${#stacks[@]} * 2 * reps))
-log "${#paths[@]} paths x ${#stacks[@]} stacks x 2 modes x $reps runs of $dur s"
+log "${#paths[@]} paths x ${#stacks[@]} stacks ($runnable runnable) x 2 modes x $reps runs of $dur s"
 
 jq -n --arg kernel "$(uname -r)" --arg date "$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
 	--arg duration "$dur" --arg reps "$reps" --arg cpus "$(nproc)" --arg tonic_reason "$tonic_reason" \
@@ -294,7 +327,10 @@ jq -n --arg kernel "$(uname -r)" --arg date "$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
 	>"$out/meta.json"
 
 # BENCH_PROFILE=1 profiles the bulk runs at 1 % loss, BENCH_PROFILE=PATH
-# those of that path.
+# those of that path. Caveat: under TCG, perf's cpu-clock samples land
+# almost all in the idle loop and hardly ever in tonic-perf, even while
+# getrusage charges both processes most of the run; read such a profile
+# with care (Debian's kernel has no ftrace function profiler either).
 profile_path=
 case ${BENCH_PROFILE:-0} in
 0 | "") ;;
@@ -312,14 +348,32 @@ for p in "${paths[@]}"; do
 			sargs=${s#*|}
 			if [ "$pname" = "$profile_path" ] && [ "$rep" = 1 ] &&
 			   command -v perf >/dev/null; then
-				perf record -a -g -o "$out/perf.$sname.data" -- sleep "$dur" \
+				# perf.data on the guest's tmpfs: writing it to the
+				# 9p work tree would show up in the profile.
+				perf record -a -g -o "/tmp/perf.$sname.data" -- sleep "$dur" \
 					>/dev/null 2>&1 &
 				prof_pid=$!
 				run_one "$pname" "$netem" "$sname" "$sargs" stream
 				wait $prof_pid
-				perf report -i "$out/perf.$sname.data" --stdio --no-children \
-					--sort sym 2>/dev/null | grep -v '^$' | head -n 80 \
-					>"$out/profile.$sname.txt"
+				# Flat profile of the busy samples: the idle loop is
+				# left out and the shares are of what remains.
+				perf report -i "/tmp/perf.$sname.data" --stdio --no-children \
+					-g none --percent-limit 0 --sort comm,dso,sym 2>/dev/null |
+					awk -v name="$sname" -v path="$pname" '
+					/^#/ || !NF { next }
+					{ pct = $1; sub(/%/, "", pct) }
+					/pv_native_safe_halt|default_idle|cpuidle|acpi_idle|poll_idle/ {
+						idle += pct; next }
+					{ n++; p[n] = pct; $1 = ""; l[n] = $0; busy += pct }
+					END {
+						printf "# %s, bulk on path %s: %.1f %% of samples busy; " \
+							"shares of the busy samples (comm, dso, symbol)\n",
+							name, path, busy
+						for (i = 1; i <= n && i <= 60; i++)
+							if (busy > 0)
+								printf "%6.2f%% %s\n", 100 * p[i] / busy, l[i]
+					}' >"$out/profile.$sname.txt"
+				rm -f "/tmp/perf.$sname.data"
 			else
 				run_one "$pname" "$netem" "$sname" "$sargs" stream
 			fi
