@@ -431,7 +431,7 @@ int tonic_rcv(struct sock *sk, struct sk_buff *skb)
 }
 
 struct sock *tonic_check_req(struct sock *sk, struct sk_buff *skb,
-			     struct request_sock *req)
+			     struct request_sock *req, bool *stolen)
 {
 	const struct tonichdr *th = tonic_hdr(skb);
 	struct tonic_request_sock *treq = tonic_rsk(req);
@@ -462,7 +462,10 @@ struct sock *tonic_check_req(struct sock *sk, struct sk_buff *skb,
 		TONIC_INC_STATS(sock_net(sk), TONIC_MIB_LISTEN_DROPS);
 		return NULL;
 	}
-	TONIC_INC_STATS(sock_net(sk), TONIC_MIB_PASSIVE_OPENS);
+	if (own_req)
+		TONIC_INC_STATS(sock_net(sk), TONIC_MIB_PASSIVE_OPENS);
+	else
+		*stolen = true;	/* another CPU made the child first */
 	return inet_csk_complete_hashdance(sk, child, req, own_req);
 }
 

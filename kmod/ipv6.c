@@ -336,12 +336,14 @@ static int tonic_v6_conn_request(struct sock *sk, struct sk_buff *skb)
 	treq->seg_size = tonic_pick_seg_size(sk, dst, wanted);
 	dst_release(dst);
 
-	if (tonic_v6_send_synack(sk, req))
-		goto drop_and_free;
+	/* Hash the request before the SYN-ACK leaves (as TCP does): the
+	 * peer's answer may be processed on another CPU at once.  A SYN-ACK
+	 * that cannot be sent now is retransmitted by the request timer.
+	 */
 	if (unlikely(!inet_csk_reqsk_queue_hash_add(sk, req, TCP_TIMEOUT_INIT)))
-		reqsk_free(req);
-	else
-		reqsk_put(req);
+		goto drop_and_free;
+	tonic_v6_send_synack(sk, req);
+	reqsk_put(req);
 	return 0;
 
 drop_and_free:
@@ -447,7 +449,7 @@ static int tonic_v6_rcv(struct sk_buff *skb)
 {
 	struct net *net = dev_net(skb->dev);
 	const struct tonichdr *th;
-	bool refcounted;
+	bool refcounted, retried = false;
 	struct sock *sk;
 
 	if (skb->pkt_type != PACKET_HOST)
@@ -474,8 +476,20 @@ lookup:
 		inet_twsk_put(inet_twsk(sk));
 		goto no_sock;
 	}
+	/* A non-SYN packet found the listener: it may have raced with the
+	 * request sock being replaced by its child in the established
+	 * table (another CPU completing the handshake).  Look once more.
+	 */
+	if (sk->sk_state == TCP_LISTEN && th->type != TONIC_PKT_SYN &&
+	    th->type != TONIC_PKT_RST && !retried) {
+		retried = true;
+		if (refcounted)
+			sock_put(sk);
+		goto lookup;
+	}
 	if (sk->sk_state == TCP_NEW_SYN_RECV) {
 		struct request_sock *req = inet_reqsk(sk);
+		bool stolen = false;
 		struct sock *nsk;
 
 		sk = req->rsk_listener;
@@ -485,9 +499,14 @@ lookup:
 		}
 		sock_hold(sk);
 		refcounted = true;
-		nsk = tonic_check_req(sk, skb, req);
+		nsk = tonic_check_req(sk, skb, req, &stolen);
 		if (!nsk) {
 			reqsk_put(req);
+			if (stolen && !retried) {
+				retried = true;
+				sock_put(sk);
+				goto lookup;
+			}
 			goto discard_and_relse;
 		}
 		tonic_child_process(sk, nsk, skb);

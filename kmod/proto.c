@@ -114,6 +114,7 @@ static void tonic_init_conn_state(struct sock *sk)
 	tsk->fin_acked = false;
 	tsk->peer_fin = false;
 	tsk->retries = 0;
+	tsk->rto_strikes = 0;
 	tsk->rto_ms = 0;
 	tsk->flush_at = 0;
 	tsk->ctl_at = 0;

@@ -166,8 +166,9 @@ enum {
  * @fin_sent: the FIN was sent at least once
  * @fin_acked: the peer acknowledged our FIN
  * @peer_fin: the peer's FIN was received in order
- * @rst_pending: close() discarded unread data; reset instead of FIN
  * @retries: retransmissions of the current SYN/FIN/probe
+ * @rto_strikes: engine timeouts since the head last advanced; too many
+ *	and the peer is declared dead (ETIMEDOUT)
  * @rto_ms: current backoff of SYN/FIN/probe retransmission
  * @timer: the per-socket timer (hrtimer, softirq)
  * @timer_ref: the socket holds a reference for its timer (see timer.c)
@@ -221,6 +222,7 @@ struct tonic_sock {
 	bool fin_acked;
 	bool peer_fin;
 	u8 retries;
+	u8 rto_strikes;
 	u32 rto_ms;
 
 	struct hrtimer timer;
@@ -280,10 +282,10 @@ static inline struct tonic_request_sock *tonic_rsk(const struct request_sock *re
 
 /**
  * struct tonic_skb_cb - per-skb state
+ * @header: room for the IP layer's control block
  * @seg: segment number, relative (send buffer and receive queues)
  * @offset: receive queue: bytes already read from this skb
  * @ce: the packet carried ECN CE
- * @fin: receive queue: this entry is the peer's FIN
  */
 struct tonic_skb_cb {
 	union {
@@ -295,7 +297,6 @@ struct tonic_skb_cb {
 	u32 seg;
 	u32 offset;
 	u8 ce;
-	u8 fin;
 };
 
 #define TONIC_SKB_CB(skb) ((struct tonic_skb_cb *)&((skb)->cb[0]))
@@ -308,7 +309,13 @@ static inline u64 tonic_now(void)
 /* hash.c */
 extern struct inet_hashinfo tonic_hashinfo;
 extern struct inet_timewait_death_row tonic_death_row;
+/**
+ * tonic_hash_init() - allocate the private bind/established/listen tables
+ *
+ * Return: 0 or a negative errno.
+ */
 int tonic_hash_init(void);
+/** tonic_hash_exit() - free what tonic_hash_init() allocated */
 void tonic_hash_exit(void);
 
 /* proto.c: protocol-independent socket operations */
@@ -319,6 +326,10 @@ DECLARE_PER_CPU(int, tonic_memory_per_cpu_fw_alloc);
 extern unsigned long tonic_memory_pressure;
 extern int sysctl_tonic_wmem[3];
 extern int sysctl_tonic_rmem[3];
+/**
+ * tonic_enter_memory_pressure() - proto.enter_memory_pressure
+ * @sk: the socket that hit the limit
+ */
 void tonic_enter_memory_pressure(struct sock *sk);
 /**
  * tonic_orphans() - sockets closed by their user and not yet destroyed
@@ -360,20 +371,110 @@ void tonic_set_state(struct sock *sk, int state);
  * @sk: the socket, locked
  */
 void tonic_done(struct sock *sk);
+/**
+ * tonic_close() - proto.close: FIN after the data, or a reset if unread
+ *	data is discarded or SO_LINGER is {1, 0}; the socket is orphaned
+ * @sk: the socket
+ * @timeout: SO_LINGER time to wait for the FIN to be acknowledged
+ */
 void tonic_close(struct sock *sk, long timeout);
+/**
+ * tonic_disconnect() - proto.disconnect: abort (reset) and return to CLOSE
+ * @sk: the socket, locked
+ * @flags: unused
+ *
+ * Return: 0.
+ */
 int tonic_disconnect(struct sock *sk, int flags);
+/**
+ * tonic_shutdown() - proto.shutdown: SEND_SHUTDOWN queues the FIN
+ * @sk: the socket, locked
+ * @how: RCV_SHUTDOWN and/or SEND_SHUTDOWN
+ */
 void tonic_shutdown(struct sock *sk, int how);
+/**
+ * tonic_sendmsg() - proto.sendmsg: append to the send buffer
+ * @sk: the socket
+ * @msg: the data
+ * @size: its length
+ *
+ * Return: bytes queued or a negative errno (EPIPE, EAGAIN, ...).
+ */
 int tonic_sendmsg(struct sock *sk, struct msghdr *msg, size_t size);
+/**
+ * tonic_recvmsg() - proto.recvmsg: read the in-order byte stream
+ * @sk: the socket
+ * @msg: destination
+ * @len: bytes wanted
+ * @flags: MSG_PEEK, MSG_WAITALL, MSG_DONTWAIT
+ * @addr_len: unused
+ *
+ * Return: bytes read, 0 at EOF, or a negative errno.
+ */
 int tonic_recvmsg(struct sock *sk, struct msghdr *msg, size_t len, int flags,
 		  int *addr_len);
+/**
+ * tonic_setsockopt() - proto.setsockopt: SOL_TONIC options, TCP_NODELAY,
+ *	everything else to the IP layer
+ * @sk: the socket
+ * @level: option level
+ * @optname: option
+ * @optval: value
+ * @optlen: its length
+ *
+ * Return: 0 or the errno TCP would return.
+ */
 int tonic_setsockopt(struct sock *sk, int level, int optname,
 		     sockptr_t optval, unsigned int optlen);
+/**
+ * tonic_getsockopt() - proto.getsockopt: SOL_TONIC options and TONIC_INFO
+ * @sk: the socket
+ * @level: option level
+ * @optname: option
+ * @optval: user buffer
+ * @optlen: in/out length
+ *
+ * Return: 0 or a negative errno.
+ */
 int tonic_getsockopt(struct sock *sk, int level, int optname,
 		     char __user *optval, int __user *optlen);
+/**
+ * tonic_ioctl() - proto.ioctl: SIOCINQ and SIOCOUTQ
+ * @sk: the socket
+ * @cmd: ioctl
+ * @karg: result
+ *
+ * Return: 0, -EINVAL on a listener, or -ENOIOCTLCMD.
+ */
 int tonic_ioctl(struct sock *sk, int cmd, int *karg);
+/**
+ * tonic_poll() - proto_ops.poll, as tcp_poll()
+ * @file: the file
+ * @sock: the socket
+ * @wait: poll table
+ *
+ * Return: EPOLL* mask.
+ */
 __poll_t tonic_poll(struct file *file, struct socket *sock, poll_table *wait);
+/**
+ * tonic_inet_listen() - proto_ops.listen
+ * @sock: the socket
+ * @backlog: bound on request socks and unaccepted children
+ *
+ * Return: 0 or -EINVAL.
+ */
 int tonic_inet_listen(struct socket *sock, int backlog);
+/**
+ * tonic_release_cb() - proto.release_cb: run deferred timer work and arm
+ *	the timer (called by release_sock() with the spinlock held)
+ * @sk: the socket
+ */
 void tonic_release_cb(struct sock *sk);
+/**
+ * tonic_write_space() - sk_write_space for stream accounting
+ *	(sk_wmem_queued), a copy of the unexported sk_stream_write_space()
+ * @sk: the socket
+ */
 void tonic_write_space(struct sock *sk);
 /**
  * tonic_connection_established() - finish the handshake on @sk
@@ -422,12 +523,14 @@ int tonic_rcv(struct sock *sk, struct sk_buff *skb);
  * @sk: the listener
  * @skb: the packet
  * @req: the request sock
+ * @stolen: set when another CPU completed the handshake first; the
+ *	caller should look the packet up again
  *
- * Return: the child socket (bh-locked) once the handshake completes,
- * @sk if the packet was consumed, or NULL to drop it.
+ * Return: the child socket (bh-locked) once the handshake completes, or
+ * NULL if the packet was consumed or must be dropped.
  */
 struct sock *tonic_check_req(struct sock *sk, struct sk_buff *skb,
-			     struct request_sock *req);
+			     struct request_sock *req, bool *stolen);
 /**
  * tonic_child_process() - let a new child process the packet that made it
  * @parent: the listener
@@ -643,13 +746,45 @@ void tonic_timer_stop(struct sock *sk);
 void tonic_timer_work(struct sock *sk);
 
 /* ipv4.c / ipv6.c */
+/**
+ * tonic_ipv4_init() - register proto, protosw and the IP protocol handler
+ *
+ * Return: 0, or -EBUSY if the protocol number is taken.
+ */
 int tonic_ipv4_init(void);
+/**
+ * tonic_v4_ctl_sock_create() - the raw socket that sends resets in @net
+ * @net: namespace
+ *
+ * Return: 0 or a negative errno.
+ */
 int tonic_v4_ctl_sock_create(struct net *net);
+/**
+ * tonic_v4_ctl_sock_destroy() - undo tonic_v4_ctl_sock_create()
+ * @net: namespace
+ */
 void tonic_v4_ctl_sock_destroy(struct net *net);
+/**
+ * tonic_v6_ctl_sock_create() - the IPv6 raw reset socket of @net
+ * @net: namespace
+ *
+ * Return: 0 or a negative errno.
+ */
 int tonic_v6_ctl_sock_create(struct net *net);
+/**
+ * tonic_v6_ctl_sock_destroy() - undo tonic_v6_ctl_sock_create()
+ * @net: namespace
+ */
 void tonic_v6_ctl_sock_destroy(struct net *net);
+/** tonic_ipv4_exit() - undo tonic_ipv4_init() */
 void tonic_ipv4_exit(void);
+/**
+ * tonic_ipv6_init() - the IPv6 counterpart of tonic_ipv4_init()
+ *
+ * Return: 0 or a negative errno.
+ */
 int tonic_ipv6_init(void);
+/** tonic_ipv6_exit() - undo tonic_ipv6_init() */
 void tonic_ipv6_exit(void);
 /**
  * tonic_v4_send_reset() - answer @skb with a reset from the control socket
@@ -714,7 +849,13 @@ int tonic_mib_net_init(struct net *net);
 void tonic_mib_net_exit(struct net *net);
 
 /* pernet.c */
+/**
+ * tonic_pernet_init() - register the per-namespace state
+ *
+ * Return: 0 or a negative errno.
+ */
 int tonic_pernet_init(void);
+/** tonic_pernet_exit() - unregister it (runs every namespace's exit) */
 void tonic_pernet_exit(void);
 
 /* sysctl.c */

@@ -31,6 +31,7 @@
 
 #define TONIC_FLOW_ID	0
 #define TONIC_TX_BATCH	16
+#define TONIC_MAX_RTO_STRIKES	15	/* as tcp_retries2 */
 
 static inline struct sk_buff **tonic_seg_slot(struct tonic_sock *tsk, u32 seg)
 {
@@ -203,6 +204,7 @@ static void tonic_advance_head(struct sock *sk, u32 head)
 		freed = true;
 	}
 	if (freed) {
+		tsk->rto_strikes = 0;
 		sk_mem_reclaim(sk);
 		sk->sk_write_space(sk);
 	}
@@ -308,6 +310,9 @@ void tonic_ack_rcv(struct sock *sk, u32 ack, u32 sack, u8 flags, u32 grant,
 	unsigned int n = 0;
 	u32 cum = ack;
 
+	/* The peer is alive: window probes start counting afresh. */
+	if (!tsk->fin_sent)
+		tsk->retries = 0;
 	/* Window update: the peer takes segments before ack + wnd. */
 	if (!tonic_seg_before(ack + wnd, tsk->peer_edge)) {
 		tsk->peer_edge = ack + wnd;
@@ -399,8 +404,19 @@ void tonic_flow_timer(struct sock *sk, u64 now)
 		TONIC_ADD_STATS(sock_net(sk), TONIC_MIB_TIMEOUTS,
 				st.timeouts - before);
 		tonic_nl_event_flow(sk, TONIC_EVENT_TIMEOUT, 0);
+		tsk->rto_strikes += min_t(u64, st.timeouts - before,
+					  255 - tsk->rto_strikes);
 	}
 	tonic_notify(sk);
+	/* No progress through this many timeouts: the peer is gone.  An
+	 * orphan gives up sooner, like TCP's tcp_orphan_retries.
+	 */
+	if (tsk->rto_strikes > (sock_flag(sk, SOCK_DEAD) ?
+				READ_ONCE(tonic_pernet(sock_net(sk))->fin_retries) :
+				TONIC_MAX_RTO_STRIKES)) {
+		tonic_send_ctl(sk, TONIC_PKT_RST, 0, 0, 0, 0);
+		tonic_reset(sk, ETIMEDOUT);
+	}
 }
 
 void tonic_flow_info(struct sock *sk, struct tonic_info *info)

@@ -16,6 +16,9 @@
 
 #include "protocol.h"
 
+/* Unanswered window probes before the peer is declared dead. */
+#define TONIC_MAX_PROBES	15
+
 /*
  * Reference rule: while tonic_sock.timer_ref is set the socket holds one
  * reference for its timer.  timer_ref and every start or cancel of the
@@ -155,7 +158,14 @@ static void tonic_ctl_timeout(struct sock *sk, u64 now)
 		return;
 	}
 	if (tonic_probe_needed(sk)) {
-		tsk->retries = min_t(u32, tsk->retries + 1, 255);
+		if (tsk->retries >= (sock_flag(sk, SOCK_DEAD) ?
+				     READ_ONCE(tn->fin_retries) :
+				     TONIC_MAX_PROBES)) {
+			tonic_send_ctl(sk, TONIC_PKT_RST, 0, 0, 0, 0);
+			tonic_reset(sk, ETIMEDOUT);
+			return;
+		}
+		tsk->retries++;
 		tsk->rto_ms = min_t(u32, tsk->rto_ms * 2, 10000);
 		tsk->ctl_at = now + (u64)tsk->rto_ms * NSEC_PER_MSEC;
 		TONIC_INC_STATS(sock_net(sk), TONIC_MIB_PROBES_OUT);

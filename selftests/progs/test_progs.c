@@ -19,6 +19,7 @@ DECLARE_PROG(dcqcn);
 DECLARE_PROG(irn);
 
 extern u64 irn_rto_low_ns, irn_rto_high_ns, dcqcn_byte_counter;
+extern u32 irn_dcqcn;
 extern u64 dcqcn_rate_timer_ns, dcqcn_alpha_timer_ns;
 
 #define SEC_NS	1000000000ULL
@@ -312,6 +313,30 @@ static void dcqcn_cnp_slows_flow_in_engine(void)
 	sim_free(s);
 }
 
+/* IRN §3.3: a fixed line rate ignores CNPs; with irn_dcqcn = 1 DCQCN cuts. */
+static void irn_rate_fixed_or_dcqcn(void)
+{
+	struct tonic_ctrl_desc cnp = { .flow_id = SIM_ID,
+				       .type = TONIC_CTRL_CNP };
+	unsigned int mode;
+
+	for (mode = 0; mode < 2; mode++) {
+		struct tonic_flow_params p = sim_params();
+		struct sim *s = sim_new(&tonic_prog_irn, tonic_prog_irn_signals,
+					SIM_RCV_SACK, 50);
+
+		irn_dcqcn = mode;
+		CHECK_EQ(sim_start(s, &p), 0);
+		tonic_engine_ctrl(s->e, &cnp, 1, 0);
+		CHECK_EQ(sim_stats(s).rate_bps,
+			 mode ? 5000000000ULL : 10000000000ULL);
+		CHECK_EQ(sim_run(s, 10 * SEC_NS), 0);
+		CHECK_EQ(s->cum, 50);
+		sim_free(s);
+	}
+	irn_dcqcn = 0;
+}
+
 /* NDP: credit comes only from grants (and the initial tokens). */
 static void ndp_sends_only_against_grants(void)
 {
@@ -421,7 +446,7 @@ static void tonic_ctx_queries_match_kfunc_contract(void)
 
 int main(void)
 {
-	printf("TAP version 13\n1..15\n");
+	printf("TAP version 13\n1..16\n");
 	TAP_RUN(reno_halves_after_three_dupacks);
 	TAP_RUN(reno_needs_more_for_three_losses);
 	TAP_RUN(newreno_recovers_three_losses_without_timeout);
@@ -430,6 +455,7 @@ int main(void)
 	TAP_RUN(irn_rto_low_for_short_flows);
 	TAP_RUN(irn_rto_high_for_long_flows);
 	TAP_RUN(irn_vs_gbn_same_loss);
+	TAP_RUN(irn_rate_fixed_or_dcqcn);
 	TAP_RUN(dcqcn_goes_back_n);
 	TAP_RUN(dcqcn_rate_follows_update_rules);
 	TAP_RUN(dcqcn_cnp_slows_flow_in_engine);

@@ -120,6 +120,16 @@ xfer_ok() {
 	grep -q '^sent .* ok ' <<<"$1"
 }
 
+# tap_xfer OUTPUT DESCRIPTION: one TAP result for a client transcript;
+# the transcript is shown as diagnostics when the check fails.
+tap_xfer() {
+	local rc
+	xfer_ok "$1"
+	rc=$?
+	[ $rc -eq 0 ] || sed 's/^/# /' <<<"$1"
+	tap_result $rc "$2"
+}
+
 # info_field OUTPUT KEY: a key=value from the client's "info" line.
 info_field() {
 	sed -n "s/^info .*[ ]$2=\([^ ]*\).*/\1/p" <<<"$1" | head -n 1
@@ -137,6 +147,12 @@ no_tonic_sockets() {
 	return 1
 }
 
+# no_tonic_sockets_global: no Tonic socket left in any namespace (the
+# counter is global; read it from the initial namespace).
+no_tonic_sockets_global() {
+	no_tonic_sockets
+}
+
 # rmmod_tonic: unload, retrying briefly while the last sockets go away.
 rmmod_tonic() {
 	local i
@@ -146,3 +162,6 @@ rmmod_tonic() {
 	done
 	rmmod tonic
 }
+
+# The module under test; the tests insmod it themselves.
+TONIC_KO=${TONIC_KO:-./tonic.ko}

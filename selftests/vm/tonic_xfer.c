@@ -349,10 +349,12 @@ struct conn {
 
 static int run_echo(void)
 {
+	struct rlimit rl = { 8192, 8192 };
 	struct epoll_event ev, evs[64];
 	int lfd = listen_on(port);
 	int ep = epoll_create1(0);
 
+	setrlimit(RLIMIT_NOFILE, &rl);
 	fcntl(lfd, F_SETFL, O_NONBLOCK);
 	ev.events = EPOLLIN;
 	ev.data.ptr = NULL;

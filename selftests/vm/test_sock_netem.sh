@@ -1,0 +1,81 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Transfers through netem impairments on the data direction (A -> B),
+# each with an end-to-end SHA-256 check and an assertion on the counter
+# the impairment must move: delay 1 ms, loss 1 %, 5 %, 20 %, reorder 25 %,
+# duplicate 5 %, corrupt 1 % (bad checksums dropped and counted) and ECN
+# CE marking (ECN echo and rate-limited CNPs from the receiver).
+cd "$(dirname "$0")/../.." || exit 1
+. selftests/vm/lib.sh
+
+tmp=$(mktemp -d)
+trap 'ns_cleanup; rm -rf "$tmp"' EXIT
+
+tap_plan 23
+tap_check "insmod tonic.ko" insmod "$TONIC_KO"
+tap_check "two namespaces over veth" ns_setup
+# Faster loss recovery in this test's namespaces (a per-netns sysctl).
+ip netns exec $NS_A sysctl -qw net.tonic.rto_min_ms=50
+tap_check "server listens" srv_start "$tmp/srv" server -p 7002
+
+# run NAME BYTES NETEM-ARGS...: one transfer through netem on va.
+run() {
+	local name=$1 bytes=$2 start out
+	shift 2
+	netem $NS_A va "$@"
+	start=$(date +%s)
+	out=$(ip netns exec $NS_A timeout 240 $XFER client -a $ADDR_B -p 7002 -b "$bytes" -s "$bytes")
+	echo "$out" | grep '^info' | sed 's/^/# /'
+	tap_xfer "$out" "$name: $bytes B, SHA-256 matches ($(( $(date +%s) - start )) s)"
+	netem_clear
+}
+
+# delta NS NAME: counter increase since the last snapshot.
+declare -A snap
+snapshot() { local k; for k in "$@"; do snap[$k]=$(tstat ${k%%:*} ${k#*:}); done; }
+delta() { echo $(( $(tstat $1 $2) - ${snap[$1:$2]:-0} )); }
+
+run "delay 1ms" 1000000 delay 1ms
+
+snapshot $NS_A:SegsRetrans
+run "loss 1%" 1000000 loss 1%
+[ "$(delta $NS_A SegsRetrans)" -gt 0 ]; tap_result $? "loss 1% caused retransmissions"
+
+snapshot $NS_A:SegsRetrans
+run "loss 5%" 1000000 loss 5%
+[ "$(delta $NS_A SegsRetrans)" -gt 0 ]; tap_result $? "loss 5% caused retransmissions"
+
+snapshot $NS_A:SegsRetrans $NS_A:Timeouts
+run "loss 20%" 300000 loss 20%
+[ "$(delta $NS_A SegsRetrans)" -gt 0 ]; tap_result $? "loss 20% caused retransmissions"
+
+snapshot $NS_B:NacksOut $NS_A:NacksIn
+run "reorder 25%" 1000000 delay 1ms reorder 25% 50%
+[ "$(delta $NS_B NacksOut)" -gt 0 ]; tap_result $? "reordering produced NACKs at the receiver"
+[ "$(delta $NS_A NacksIn)" -gt 0 ]; tap_result $? "the sender received the NACKs"
+
+snapshot $NS_B:DropDuplicate
+run "duplicate 5%" 1000000 duplicate 5%
+[ "$(delta $NS_B DropDuplicate)" -gt 0 ]; tap_result $? "duplicates suppressed and counted"
+
+snapshot $NS_B:DropCsum
+run "corrupt 1%" 1000000 corrupt 1%
+[ "$(delta $NS_B DropCsum)" -gt 0 ]; tap_result $? "corrupted packets dropped on bad checksum"
+
+# At most one CNP per second per connection for this run.
+ip netns exec $NS_B sysctl -qw net.tonic.cnp_interval_us=1000000
+snapshot $NS_B:EceOut $NS_B:CnpsOut $NS_A:CnpsIn
+run "ECN CE marking" 1000000 loss 5% ecn
+[ "$(delta $NS_B EceOut)" -gt 0 ]; tap_result $? "CE marks echoed (EceOut)"
+ce=$(delta $NS_B EceOut)
+cnp=$(delta $NS_B CnpsOut)
+[ "$cnp" -gt 0 ] && [ "$cnp" -le 10 ] && [ "$cnp" -lt "$ce" ]
+tap_result $? "CNPs rate limited to 1/s ($cnp CNPs for $ce CE marks)"
+[ "$(delta $NS_A CnpsIn)" -gt 0 ]; tap_result $? "the sender received CNPs"
+
+srv_stop
+ns_cleanup
+tap_check "all sockets freed" no_tonic_sockets
+tap_check "rmmod tonic" rmmod_tonic
+tap_done
