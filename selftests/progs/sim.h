@@ -26,45 +26,7 @@
 #include <string.h>
 
 #include "tonic_prog.h"
-
-/* ---- TAP ---- */
-
-static int tap_count, tap_failed, tap_cur_bad;
-
-static void tap_diag(const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("# ");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-}
-
-#define TAP_RUN(fn) do {						\
-	tap_cur_bad = 0;						\
-	fn();								\
-	tap_count++;							\
-	if (tap_cur_bad)						\
-		tap_failed++;						\
-	printf("%sok %d - %s\n", tap_cur_bad ? "not " : "",		\
-	       tap_count, #fn);						\
-	fflush(stdout);							\
-} while (0)
-
-#define CHECK(cond) do {						\
-	if (!(cond) && tap_cur_bad++ < 10)				\
-		tap_diag("%s:%d: check failed: %s", __FILE__, __LINE__, \
-			 #cond);					\
-} while (0)
-
-#define CHECK_EQ(a, b) do {						\
-	long long _a = (long long)(a), _b = (long long)(b);		\
-	if (_a != _b && tap_cur_bad++ < 10)				\
-		tap_diag("%s:%d: %s == %lld, expected %s == %lld",	\
-			 __FILE__, __LINE__, #a, _a, #b, _b);		\
-} while (0)
+#include "../tap.h"
 
 /* ---- the network ---- */
 

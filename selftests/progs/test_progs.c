@@ -446,7 +446,7 @@ static void tonic_ctx_queries_match_kfunc_contract(void)
 
 int main(void)
 {
-	printf("TAP version 13\n1..16\n");
+	tap_plan(16);
 	TAP_RUN(reno_halves_after_three_dupacks);
 	TAP_RUN(reno_needs_more_for_three_losses);
 	TAP_RUN(newreno_recovers_three_losses_without_timeout);
@@ -463,7 +463,5 @@ int main(void)
 	TAP_RUN(ndp_nack_resends_one_segment);
 	TAP_RUN(all_programs_survive_random_loss);
 	TAP_RUN(tonic_ctx_queries_match_kfunc_contract);
-	if (tap_failed)
-		tap_diag("%d of %d tests failed", tap_failed, tap_count);
-	return tap_failed ? 1 : 0;
+	return tap_exit();
 }

@@ -153,12 +153,13 @@ no_tonic_sockets_global() {
 	no_tonic_sockets
 }
 
-# rmmod_tonic: unload, retrying briefly while the last sockets go away.
+# rmmod_tonic: unload, retrying briefly while the last sockets go away
+# and detached struct_ops maps are freed (after an RCU grace period).
 rmmod_tonic() {
 	local i
 	for i in $(seq 50); do
 		rmmod tonic 2>/dev/null && return 0
-		sleep 0.1
+		sleep 0.2
 	done
 	rmmod tonic
 }

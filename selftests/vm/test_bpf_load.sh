@@ -12,23 +12,13 @@ TONIC=./build/tonic
 PROGS="reno newreno sack ndp dcqcn irn"
 SYS=/proc/sys/net/tonic
 
-# rmmod succeeds once the detached maps are freed (after an RCU grace period).
-rmmod_retry() {
-	local i
-	for i in $(seq 50); do
-		rmmod tonic 2>/dev/null && return 0
-		sleep 0.2
-	done
-	rmmod tonic
-}
-
 # Whatever failed, leave no program attached and tonic.ko unloaded.
 cleanup() {
 	local p
 	for p in $PROGS bad_write foreign; do
 		[ -e /sys/fs/bpf/tonic/$p ] && $TONIC prog unload $p >/dev/null 2>&1
 	done
-	[ -e /sys/module/tonic ] && rmmod_retry >/dev/null 2>&1
+	[ -e /sys/module/tonic ] && rmmod_tonic >/dev/null 2>&1
 }
 trap cleanup EXIT
 
@@ -74,5 +64,5 @@ tap_check "unload all six" bash -c \
 	"for p in $PROGS; do $TONIC prog unload \$p || exit 1; done"
 tap_check "only the built-in is left" \
 	bash -c "[ \"\$(cat $SYS/available_protocols)\" = newreno ]"
-tap_check "rmmod succeeds after unload" rmmod_retry
+tap_check "rmmod succeeds after unload" rmmod_tonic
 tap_done

@@ -9,30 +9,18 @@ cd "$(dirname "$0")/../.." || exit 1
 . selftests/vm/lib.sh
 
 perf=build/tonic-perf
-A=tp-perf-a
-B=tp-perf-b
+A=$NS_A
+B=$NS_B
 PORT=6201
 tmp=$(mktemp -d)
 srv=
 
 cleanup() {
 	[ -n "$srv" ] && kill "$srv" 2>/dev/null && wait "$srv" 2>/dev/null
-	ip netns del $A 2>/dev/null
-	ip netns del $B 2>/dev/null
+	ns_cleanup
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
-
-setup() {
-	ip netns add $A && ip netns add $B &&
-	ip link add va netns $A type veth peer name vb netns $B &&
-	ip -n $A addr add 10.78.0.1/24 dev va &&
-	ip -n $B addr add 10.78.0.2/24 dev vb &&
-	ip -n $A addr add fd78::1/64 dev va nodad &&
-	ip -n $B addr add fd78::2/64 dev vb nodad &&
-	ip -n $A link set lo up && ip -n $B link set lo up &&
-	ip -n $A link set va up && ip -n $B link set vb up
-}
 
 start_server() {
 	ip netns exec $B "$perf" -s -P $PORT -q 2>"$tmp/server.err" &
@@ -82,16 +70,16 @@ usage_error() {
 
 tap_plan 14
 tap_check "tonic-perf is built" test -x "$perf"
-tap_check "two namespaces joined by a veth pair" setup
+tap_check "two namespaces joined by a veth pair" ns_setup
 tap_check "server listens" start_server
 
-client s4 -H 10.78.0.2 -P $PORT -m stream -c 2 -l 2 --verify
+client s4 -H $ADDR_B -P $PORT -m stream -c 2 -l 2 --verify
 tap_check "stream, IPv4, 2 connections: bytes sent = bytes received, checksums match" \
 	expect s4 0 '.ok and .client.tx > 0 and .client.tx == .server.rx and
 		.verify.ok and .goodput_bps > 0 and .cpu_s_per_gb > 0 and
 		.client.retrans_bytes >= 0'
 
-client rr -H 10.78.0.2 -P $PORT -m rr -c 4 -l 2 -r 1024 --verify
+client rr -H $ADDR_B -P $PORT -m rr -c 4 -l 2 -r 1024 --verify
 tap_check "rr, 4 connections: requests completed = requests served, bytes = count x size" \
 	expect rr 0 '.ok and .transactions > 0 and .transactions == .server.requests and
 		.client.tx == .transactions * 1024 and .client.rx == .transactions * 1024 and
@@ -101,30 +89,30 @@ tap_check "rr: latency percentiles are ordered" \
 		.latency_us.p50 <= .latency_us.p99 and .latency_us.p99 <= .latency_us.p999 and
 		.latency_us.p999 <= .latency_us.max'
 
-client asym -H 10.78.0.2 -P $PORT -m rr -l 1 -r 100 -R 5000 --verify
+client asym -H $ADDR_B -P $PORT -m rr -l 1 -r 100 -R 5000 --verify
 tap_check "rr, 100-byte requests and 5000-byte responses" \
 	expect asym 0 '.ok and .transactions > 0 and .client.tx == .transactions * 100 and
 		.client.rx == .transactions * 5000 and .verify.ok'
 
-client s6 -6 -H fd78::2 -P $PORT -m stream -l 1 --cc reno --verify
+client s6 -6 -H $ADDR6_B -P $PORT -m stream -l 1 --cc reno --verify
 tap_check "stream over IPv6 with TCP reno" \
 	expect s6 0 '.ok and .cc == "reno" and .family == "ipv6" and
 		.client.tx == .server.rx and .verify.ok'
 
 tc -n $A qdisc add dev va root netem delay 100us loss 2%
 ip netns exec $A ethtool -K va tso off gso off >/dev/null 2>&1
-client lossy -H 10.78.0.2 -P $PORT -m stream -l 2 --verify
+client lossy -H $ADDR_B -P $PORT -m stream -l 2 --verify
 tc -n $A qdisc del dev va root
 tap_check "stream under 2 % loss: data intact, retransmitted bytes counted" \
 	expect lossy 0 '.ok and .client.tx == .server.rx and .verify.ok and
 		.retrans_bytes > 0 and .retrans_segs > 0'
 
-client noserver -H 10.78.0.2 -P 6299 -l 1
+client noserver -H $ADDR_B -P 6299 -l 1
 tap_check "no server: exit 1 with the error in the JSON line" \
 	expect noserver 1 '.ok == false and (.error | test("refused"))'
 
-tap_check "bad -c: exit 2 with a message" usage_error -H 10.78.0.2 -c 0 -- "invalid value for -c"
-tap_check "bad protocol: exit 2 with a message" usage_error -H 10.78.0.2 -p udp -- "invalid protocol 'udp'"
-tap_check "--prog with tcp: exit 2 with a message" usage_error -H 10.78.0.2 --prog x -- "--prog applies to -p tonic only"
+tap_check "bad -c: exit 2 with a message" usage_error -H $ADDR_B -c 0 -- "invalid value for -c"
+tap_check "bad protocol: exit 2 with a message" usage_error -H $ADDR_B -p udp -- "invalid protocol 'udp'"
+tap_check "--prog with tcp: exit 2 with a message" usage_error -H $ADDR_B --prog x -- "--prog applies to -p tonic only"
 tap_check "server served every test and is still running" kill -0 "$srv"
 tap_done
