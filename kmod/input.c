@@ -295,7 +295,8 @@ static void tonic_rcv_synsent(struct sock *sk, struct sk_buff *skb)
 	}
 	tsk->seg_size = min(tsk->seg_size, seg);
 	tsk->window = rounddown_pow_of_two(min_t(u16, tsk->window, win));
-	tsk->signals = ntohl(opt->signals) | TONIC_SIG_ACK;
+	/* The listener answers with the union of both ends' needs. */
+	tsk->signals |= ntohl(opt->signals) | TONIC_SIG_ACK;
 	tsk->irs = ntohl(th->seq);
 	tsk->rcv_nxt = 0;
 	tsk->peer_wnd = min_t(u32, ntohs(th->wnd), tsk->window);

@@ -326,7 +326,11 @@ static int tonic_v6_conn_request(struct sock *sk, struct sk_buff *skb)
 	treq->window = min_t(u16, ntohs(opt->window), tonic_default_window(sk));
 	treq->window = rounddown_pow_of_two(clamp_t(u16, treq->window, 1,
 						    TONIC_MAX_WINDOW));
-	treq->signals = ntohl(opt->signals) | TONIC_SIG_ACK;
+	/* The client's needs and ours: both ends receive and send. */
+	treq->signals = ntohl(opt->signals) |
+			tonic_proto_resolve(sock_net(sk),
+					    tonic_sk(sk)->proto_name,
+					    &treq->proto_ops, treq->proto_used);
 	wanted = ntohs(opt->seg_size);
 	if (tonic_sk(sk)->user_seg_size)
 		wanted = min(wanted, tonic_sk(sk)->user_seg_size);
@@ -424,6 +428,8 @@ static struct sock *tonic_v6_syn_recv_sock(const struct sock *sk,
 	ntsk->seg_size = treq->seg_size;
 	ntsk->window = treq->window;
 	ntsk->signals = treq->signals;
+	ntsk->proto_ops = treq->proto_ops;
+	memcpy(ntsk->proto_used, treq->proto_used, sizeof(ntsk->proto_used));
 
 	if (__inet_inherit_port(sk, newsk) < 0) {
 		inet_csk_prepare_forced_close(newsk);

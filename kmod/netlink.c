@@ -262,7 +262,8 @@ static void nl_get_flow_info(struct sock *sk, struct nl_flow_info *fi)
 	ti->bytes_acked = tsk->stats.bytes_acked;
 	ti->bytes_received = tsk->stats.bytes_received;
 	ti->rtt_us = tsk->srtt_us;
-	strscpy(ti->protocol, NL_BUILTIN_PROG, sizeof(ti->protocol));
+	strscpy(ti->protocol, tsk->proto_used[0] ? tsk->proto_used :
+		NL_BUILTIN_PROG, sizeof(ti->protocol));
 	tonic_flow_info(sk, ti);
 
 	fi->wnd_start = tsk->snd_una;

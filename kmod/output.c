@@ -142,13 +142,13 @@ void tonic_send_ctl(struct sock *sk, int type, u32 seq, u32 sack, u8 flags,
 }
 
 static void tonic_fill_synopt(struct tonic_synopt *opt, u16 seg, u16 win,
-			      u32 signals)
+			      u32 signals, const char *proto)
 {
 	memset(opt, 0, sizeof(*opt));
 	opt->seg_size = htons(seg);
 	opt->window = htons(win);
 	opt->signals = htonl(signals);
-	strscpy(opt->protocol, tonic_newreno_ops.name, sizeof(opt->protocol));
+	strscpy(opt->protocol, proto, sizeof(opt->protocol));
 }
 
 static int tonic_xmit_syn(struct sock *sk)
@@ -171,7 +171,7 @@ static int tonic_xmit_syn(struct sock *sk)
 	th->seq = htonl(tsk->iss);
 	th->wnd = htons(tsk->window);
 	tonic_fill_synopt((struct tonic_synopt *)(th + 1), tsk->seg_size,
-			  tsk->window, tsk->signals);
+			  tsk->window, tsk->signals, tsk->proto_used);
 	return tonic_transmit(sk, skb);
 }
 
@@ -180,6 +180,9 @@ int tonic_send_syn(struct sock *sk)
 	struct tonic_sock *tsk = tonic_sk(sk);
 
 	tsk->window = rounddown_pow_of_two(tonic_default_window(sk));
+	/* Resolved now, so that the SYN asks the peer for our signals. */
+	tsk->signals = tonic_proto_resolve(sock_net(sk), tsk->proto_name,
+					   &tsk->proto_ops, tsk->proto_used);
 	tsk->retries = 0;
 	tsk->rto_ms = TCP_TIMEOUT_INIT * 1000 / HZ;
 	tsk->ctl_at = tonic_now() + (u64)tsk->rto_ms * NSEC_PER_MSEC;
@@ -216,7 +219,7 @@ struct sk_buff *tonic_make_synack(const struct sock *sk, struct request_sock *re
 	th->ack = htonl(treq->irs + 1);
 	th->wnd = htons(treq->window);
 	tonic_fill_synopt((struct tonic_synopt *)(th + 1), treq->seg_size,
-			  treq->window, treq->signals);
+			  treq->window, treq->signals, treq->proto_used);
 	return skb;
 }
 

@@ -100,6 +100,8 @@ static void tonic_init_conn_state(struct sock *sk)
 	tsk->snd_end = 0;
 	tsk->subseg_wait = false;
 	tsk->writing = false;
+	tsk->proto_used[0] = '\0';
+	tsk->proto_ops = NULL;
 	tsk->peer_edge = 0;
 	tsk->peer_wnd = 0;
 	memset(tsk->segs, 0, sizeof(tsk->segs));
@@ -141,6 +143,7 @@ int tonic_init_sock(struct sock *sk)
 	tsk->user_seg_size = 0;
 	tsk->user_window = 0;
 	tsk->flush_delay_us = READ_ONCE(tn->flush_delay_us);
+	tsk->proto_name[0] = '\0';
 	tonic_timer_init(sk);
 
 	sk->sk_state = TCP_CLOSE;
@@ -647,6 +650,64 @@ static int tonic_setsockopt_tonic(struct sock *sk, int optname, int val)
 	return err;
 }
 
+u32 tonic_proto_resolve(struct net *net, const char *name,
+			const struct tonic_proto_ops **ops, char *used)
+{
+	u32 signals;
+
+	*ops = tonic_proto_lookup(net, name, &signals, used);
+	/* The built-in keeps the signals sockets always had (the netem
+	 * tests count NACKs, ECN echoes and CNPs under it).
+	 */
+	if (*ops == &tonic_newreno_ops)
+		signals |= TONIC_SIG_NACK | TONIC_SIG_CNP | TONIC_SIG_ECE;
+	return signals | TONIC_SIG_ACK;
+}
+
+/* TONIC_PROTOCOL, as TCP_CONGESTION: a string; longer ones are cut. */
+static int tonic_set_protocol(struct sock *sk, sockptr_t optval,
+			      unsigned int optlen)
+{
+	struct tonic_sock *tsk = tonic_sk(sk);
+	char name[TONIC_PROTO_NAME_MAX];
+	long len;
+	int err;
+
+	if (optlen < 1)
+		return -EINVAL;
+	len = strncpy_from_sockptr(name, optval,
+				   min_t(long, TONIC_PROTO_NAME_MAX - 1, optlen));
+	if (len < 0)
+		return -EFAULT;
+	name[len] = '\0';
+
+	lock_sock(sk);
+	if (sk->sk_state != TCP_CLOSE)
+		err = -EISCONN;		/* resolved at connect/listen */
+	else if (!name[0])
+		err = 0;		/* back to the namespace default */
+	else
+		err = tonic_proto_select(sk, name);
+	if (!err)
+		strscpy(tsk->proto_name, name, sizeof(tsk->proto_name));
+	release_sock(sk);
+	return err;
+}
+
+/* The name TONIC_PROTOCOL and TONIC_INFO report (TONIC_PROTO_NAME_MAX). */
+static void tonic_protocol_name(struct sock *sk, char *buf)
+{
+	const struct tonic_sock *tsk = tonic_sk(sk);
+
+	memset(buf, 0, TONIC_PROTO_NAME_MAX);
+	if (tsk->proto_used[0])
+		strscpy(buf, tsk->proto_used, TONIC_PROTO_NAME_MAX);
+	else if (tsk->proto_name[0])
+		strscpy(buf, tsk->proto_name, TONIC_PROTO_NAME_MAX);
+	else
+		tonic_proto_default(sock_net(sk), buf);
+}
+
 int tonic_setsockopt(struct sock *sk, int level, int optname,
 		     sockptr_t optval, unsigned int optlen)
 {
@@ -655,6 +716,8 @@ int tonic_setsockopt(struct sock *sk, int level, int optname,
 	if (level != SOL_TONIC && level != SOL_TCP)
 		return inet_csk(sk)->icsk_af_ops->setsockopt(sk, level, optname,
 							      optval, optlen);
+	if (level == SOL_TONIC && optname == TONIC_PROTOCOL)
+		return tonic_set_protocol(sk, optval, optlen);
 	if (optlen < sizeof(int))
 		return -EINVAL;
 	if (copy_from_sockptr(&val, optval, sizeof(val)))
@@ -694,7 +757,7 @@ static void tonic_get_info(struct sock *sk, struct tonic_info *info)
 	info->ooo_segs_in = tsk->stats.ooo_segs_in;
 	info->subsegments = tsk->stats.subsegments;
 	info->rtt_us = tsk->srtt_us;
-	strscpy(info->protocol, tonic_newreno_ops.name, sizeof(info->protocol));
+	tonic_protocol_name(sk, info->protocol);
 	tonic_flow_info(sk, info);
 	release_sock(sk);
 }
@@ -703,6 +766,7 @@ int tonic_getsockopt(struct sock *sk, int level, int optname,
 		     char __user *optval, int __user *optlen)
 {
 	struct tonic_sock *tsk = tonic_sk(sk);
+	char name[TONIC_PROTO_NAME_MAX];
 	struct tonic_info info;
 	int len, val;
 
@@ -734,6 +798,16 @@ int tonic_getsockopt(struct sock *sk, int level, int optname,
 		if (put_user(len, optlen))
 			return -EFAULT;
 		if (copy_to_user(optval, &info, len))
+			return -EFAULT;
+		return 0;
+	case TONIC_PROTOCOL:
+		lock_sock(sk);
+		tonic_protocol_name(sk, name);
+		release_sock(sk);
+		len = min_t(unsigned int, len, TONIC_PROTO_NAME_MAX);
+		if (put_user(len, optlen))
+			return -EFAULT;
+		if (copy_to_user(optval, name, len))
 			return -EFAULT;
 		return 0;
 	default:

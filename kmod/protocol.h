@@ -145,6 +145,9 @@ enum {
  * @user_seg_size: TONIC_SEGMENT_SIZE (0 = path MTU)
  * @user_window: TONIC_WINDOW (0 = sysctl)
  * @flush_delay_us: TONIC_FLUSH_DELAY
+ * @proto_name: TONIC_PROTOCOL ("" = the namespace default)
+ * @proto_used: the protocol resolved at connect/accept ("" before)
+ * @proto_ops: its engine ops, resolved with @proto_used (NULL before)
  * @snd_una: head: first segment not cumulatively acknowledged
  * @snd_ann: tonic-tail: first segment not yet announced to the engine
  * @snd_end: tail: number of segments created (the last may still grow)
@@ -196,6 +199,9 @@ struct tonic_sock {
 	int user_seg_size;
 	int user_window;
 	int flush_delay_us;
+	char proto_name[TONIC_PROTO_NAME_MAX];
+	char proto_used[TONIC_PROTO_NAME_MAX];
+	const struct tonic_proto_ops *proto_ops;
 
 	/* send side, segment numbers relative to iss + 1 */
 	u32 snd_una;
@@ -264,7 +270,9 @@ static inline struct tonic_sock *tonic_sk(const struct sock *sk)
  * @irs: the client's
  * @seg_size: C chosen in the SYN-ACK
  * @window: K chosen
- * @signals: receiver signals chosen
+ * @signals: receiver signals chosen: the client's and ours
+ * @proto_ops: our protocol (the listener's TONIC_PROTOCOL, resolved)
+ * @proto_used: its name
  */
 struct tonic_request_sock {
 	struct inet_request_sock ireq;
@@ -273,6 +281,8 @@ struct tonic_request_sock {
 	u16 seg_size;
 	u16 window;
 	u32 signals;
+	const struct tonic_proto_ops *proto_ops;
+	char proto_used[TONIC_PROTO_NAME_MAX];
 };
 
 static inline struct tonic_request_sock *tonic_rsk(const struct request_sock *req)
@@ -918,6 +928,18 @@ void tonic_proto_default(struct net *net, char *buf);
  * Return: 0 or -ENOENT.
  */
 int tonic_proto_set_default(struct net *net, const char *name);
+/**
+ * tonic_proto_resolve() - pick a connection's protocol (SYN / SYN-ACK time)
+ * @net: the connection's namespace
+ * @name: TONIC_PROTOCOL of its socket ("" = the namespace default)
+ * @ops: set to the protocol's engine ops, never NULL
+ * @used: set to the name actually used (TONIC_PROTO_NAME_MAX bytes)
+ *
+ * Context: any, including softirq.
+ * Return: the TONIC_SIG_* this end needs from the peer's receiver.
+ */
+u32 tonic_proto_resolve(struct net *net, const char *name,
+			const struct tonic_proto_ops **ops, char *used);
 bool tonic_proto_exists(const char *name);
 bool tonic_proto_attached(const char *name);
 int tonic_bpf_init_module(void);

@@ -82,6 +82,15 @@ int tonic_flow_start(struct sock *sk)
 	p.wnd_max = tsk->window;
 	p.init_seq = tsk->snd_una;
 	p.rto_min_ns = (u64)READ_ONCE(tn->rto_min_ms) * NSEC_PER_MSEC;
+	if (!tsk->proto_ops)	/* not set by a handshake: cannot happen */
+		tonic_proto_resolve(sock_net(sk), tsk->proto_name,
+				    &tsk->proto_ops, tsk->proto_used);
+	p.ops = tsk->proto_ops;
+	/* A grant-scheme protocol (NDP) starts with a first window of
+	 * credit, K x C bytes; the receiver's grants refill it.
+	 */
+	if (p.ops->scheme == TONIC_CREDIT_GRANT)
+		p.init_tokens = (u32)tsk->window * tsk->seg_size;
 	err = tonic_engine_flow_add(tsk->eng, &p, tonic_now());
 	if (err) {
 		tonic_engine_destroy(tsk->eng);

@@ -18,6 +18,8 @@ import time
 P = 253
 SOL_TONIC = 253
 TONIC_SEGMENT_SIZE, TONIC_FLUSH_DELAY, TONIC_WINDOW, TONIC_INFO = 1, 2, 3, 4
+TONIC_PROTOCOL = 5
+TONIC_PROTO_NAME_MAX = 16
 # struct tonic_info up to and including the protocol name
 INFO_FMT = "=B3xIIIQIIIIQQQQQQQQQII16s"
 INFO_LEN = struct.calcsize(INFO_FMT)
@@ -223,9 +225,25 @@ def main():
     check("opt_get_unknown_enoprotoopt", err_of(lambda: c.getsockopt(SOL_TONIC, 99)) == errno.ENOPROTOOPT)
     check("opt_seg_set", so(TONIC_SEGMENT_SIZE, 1000) == 0 and so(TONIC_WINDOW, 16) == 0 and
           so(TONIC_FLUSH_DELAY, 5000) == 0)
+    # TONIC_PROTOCOL: a string, as TCP_CONGESTION (only the built-in here)
+    def sp(name):
+        return err_of(lambda: c.setsockopt(SOL_TONIC, TONIC_PROTOCOL, name))
+
+    def gp(s=c):
+        return s.getsockopt(SOL_TONIC, TONIC_PROTOCOL, TONIC_PROTO_NAME_MAX).split(b"\0")[0]
+    check("opt_protocol_default_newreno", gp() == b"newreno", gp())
+    check("opt_protocol_unknown_enoent", sp(b"nosuchproto") == errno.ENOENT)
+    # TCP_CONGESTION cuts an over-long name to TCP_CA_NAME_MAX - 1 bytes,
+    # which then names nothing: ENOENT.
+    check("opt_protocol_too_long_enoent", sp(b"x" * 40) == errno.ENOENT)
+    check("opt_protocol_empty_einval", sp(b"") == errno.EINVAL)
+    check("opt_protocol_set_builtin", sp(b"newreno") == 0 and gp() == b"newreno", gp())
     c.connect(ls.getsockname())
     a, _ = ls.accept()
     i = info(c)
+    check("opt_protocol_after_connect_eisconn", sp(b"newreno") == errno.EISCONN)
+    check("opt_protocol_info_and_child", i["proto"] == "newreno" and gp(a) == b"newreno",
+          (i["proto"], gp(a)))
     check("opt_seg_window_negotiated", i["C"] == 1000 and i["K"] == 16 and info(a)["C"] == 1000 and
           info(a)["K"] == 16, i)
     check("opt_flush_get", c.getsockopt(SOL_TONIC, TONIC_FLUSH_DELAY) == 5000)

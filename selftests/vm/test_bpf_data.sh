@@ -91,7 +91,7 @@ expect() {
 	}
 }
 
-NDATA=$((6 * ${#NETEMS[@]} + 5))
+NDATA=$((6 * ${#NETEMS[@]} + 6))
 tap_plan $((4 + NDATA))
 tap_check "insmod tonic.ko" insmod ./tonic.ko
 tap_check "load the six programs" bash -c \
@@ -147,6 +147,10 @@ ip netns exec $A setpriv --reuid=65534 --regid=65534 --clear-groups \
 	>"$tmp/eperm.out" 2>"$tmp/eperm.err"
 tap_check "unprivileged: a program not in allowed_protocols fails with EPERM" \
 	grep -q "Operation not permitted" "$tmp/eperm.err" "$tmp/eperm.out"
+ip netns exec $A setpriv --reuid=65534 --regid=65534 --clear-groups \
+	python3 selftests/vm/proto_errno.py >"$tmp/errno.out" 2>&1
+tap_check "unprivileged: EPERM (irn), ENOENT (unknown, over-long), built-in ok" \
+	grep -q "^(1, 2, 2, 0)$" "$tmp/errno.out"
 echo "newreno irn" | ip netns exec $A tee $SYS/allowed_protocols >/dev/null
 ip netns exec $A setpriv --reuid=65534 --regid=65534 --clear-groups \
 	timeout 60 "$perf" -H 10.79.0.2 -P $PORT -p tonic --prog irn -l 1 --verify \
