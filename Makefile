@@ -30,7 +30,13 @@ all: $(USERSPACE_TOOLS) $(BPF_OBJS) vm-tools unit-build
 deps:
 	@./scripts/deps.sh
 
-module:
+# One rule runs kbuild, so parallel makes never build the module twice at once.
+TONIC_KO_DEPS := Kbuild kmod/engine/sources.mk \
+	$(wildcard kmod/*.[ch] kmod/engine/*.[ch] uapi/linux/*.h)
+
+module: tonic.ko
+
+tonic.ko: $(TONIC_KO_DEPS)
 	@test -n "$(KVER)" || { echo "no 6.12 kernel installed: run make deps" >&2; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(CURDIR) W=1 modules
 

@@ -39,8 +39,6 @@
  */
 #include "tonic_nl_gen.c"
 
-/* One engine flow per socket; its id (kmod/sndbuf.c TONIC_FLOW_ID). */
-#define NL_ENGINE_FLOW_ID	0
 /* Sockets taken from one hash bucket per pass of a dump. */
 #define NL_DUMP_BATCH		16
 /* The program built into the module (engine newreno.c). */
@@ -244,32 +242,13 @@ struct nl_flow_info {
 static void nl_get_flow_info(struct sock *sk, struct nl_flow_info *fi)
 {
 	struct tonic_sock *tsk = tonic_sk(sk);
-	struct tonic_info *ti = &fi->ti;
 	struct tonic_flow_stats st;
 
-	memset(fi, 0, sizeof(*fi));
-	ti->state = sk->sk_state;
-	ti->segment_size = tsk->seg_size;
-	ti->window = tsk->window;
-	ti->peer_window = tsk->peer_wnd;
-	ti->flush_delay_us = tsk->flush_delay_us;
-	ti->signals = tsk->signals;
-	ti->outstanding = tsk->snd_ann - tsk->snd_una;
-	ti->retransmits = tsk->stats.retransmits;
-	ti->timeouts = tsk->stats.timeouts;
-	ti->segs_out = tsk->stats.segs_out;
-	ti->segs_in = tsk->stats.segs_in;
-	ti->bytes_acked = tsk->stats.bytes_acked;
-	ti->bytes_received = tsk->stats.bytes_received;
-	ti->rtt_us = tsk->srtt_us;
-	strscpy(ti->protocol, tsk->proto_used[0] ? tsk->proto_used :
-		NL_BUILTIN_PROG, sizeof(ti->protocol));
-	tonic_flow_info(sk, ti);
-
+	__tonic_get_info(sk, &fi->ti);
 	fi->wnd_start = tsk->snd_una;
 	fi->highest_sent = tsk->snd_una;
 	if (tsk->eng &&
-	    !tonic_engine_flow_stats(tsk->eng, NL_ENGINE_FLOW_ID, &st)) {
+	    !tonic_engine_flow_stats(tsk->eng, TONIC_FLOW_ID, &st)) {
 		fi->wnd_start = st.wnd_start;
 		fi->highest_sent = st.next_new;
 	}

@@ -734,12 +734,11 @@ int tonic_setsockopt(struct sock *sk, int level, int optname,
 	return tonic_setsockopt_tonic(sk, optname, val);
 }
 
-static void tonic_get_info(struct sock *sk, struct tonic_info *info)
+void __tonic_get_info(struct sock *sk, struct tonic_info *info)
 {
 	struct tonic_sock *tsk = tonic_sk(sk);
 
 	memset(info, 0, sizeof(*info));
-	lock_sock(sk);
 	info->state = sk->sk_state;
 	info->segment_size = tsk->seg_size;
 	info->window = tsk->window;
@@ -759,6 +758,12 @@ static void tonic_get_info(struct sock *sk, struct tonic_info *info)
 	info->rtt_us = tsk->srtt_us;
 	tonic_protocol_name(sk, info->protocol);
 	tonic_flow_info(sk, info);
+}
+
+static void tonic_get_info(struct sock *sk, struct tonic_info *info)
+{
+	lock_sock(sk);
+	__tonic_get_info(sk, info);
 	release_sock(sk);
 }
 

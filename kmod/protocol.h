@@ -132,6 +132,9 @@ enum {
 	TONIC_DEFER_ARM,		/* re-arm the timer from release_cb */
 };
 
+/* Each socket owns one engine instance holding one flow, with this id. */
+#define TONIC_FLOW_ID		0
+
 #define TONIC_RING		TONIC_MAX_WINDOW	/* ring slots, power of 2 */
 
 /**
@@ -173,6 +176,8 @@ enum {
  * @rto_strikes: engine timeouts since the head last advanced; too many
  *	and the peer is declared dead (ETIMEDOUT)
  * @rto_ms: current backoff of SYN/FIN/probe retransmission
+ * @clamps_seen: program outputs the engine clamped, already counted in
+ *	the namespace's TONIC_MIB_PROG_CLAMPED
  * @timer: the per-socket timer (hrtimer, softirq)
  * @timer_ref: the socket holds a reference for its timer (see timer.c)
  * @flush_at: when the partial tail segment becomes a sub-segment (0 = off)
@@ -230,6 +235,7 @@ struct tonic_sock {
 	u8 retries;
 	u8 rto_strikes;
 	u32 rto_ms;
+	u64 clamps_seen;
 
 	struct hrtimer timer;
 	bool timer_ref;
@@ -696,6 +702,13 @@ void tonic_flow_stop(struct sock *sk);
  * @now: current time, ns
  */
 void tonic_flow_timer(struct sock *sk, u64 now);
+/**
+ * __tonic_get_info() - fill struct tonic_info (TONIC_INFO) for @sk
+ * @sk: a Tonic socket; the caller holds its lock (owned or bh)
+ * @info: filled in completely
+ */
+void __tonic_get_info(struct sock *sk, struct tonic_info *info);
+
 /**
  * tonic_flow_info() - fill the engine part of TONIC_INFO
  * @sk: the socket, locked

@@ -29,7 +29,6 @@
 #include "protocol.h"
 #include "engine.h"
 
-#define TONIC_FLOW_ID	0
 #define TONIC_TX_BATCH	16
 #define TONIC_MAX_RTO_STRIKES	15	/* as tcp_retries2 */
 
@@ -77,6 +76,7 @@ int tonic_flow_start(struct sock *sk)
 	tsk->eng = tonic_engine_create(&cfg);
 	if (!tsk->eng)
 		return -ENOMEM;
+	tsk->clamps_seen = 0;
 	p.flow_id = TONIC_FLOW_ID;
 	p.seg_size = tsk->seg_size;
 	p.wnd_max = tsk->window;
@@ -310,6 +310,20 @@ void tonic_push(struct sock *sk)
 	tonic_timer_update(sk);
 }
 
+/* Count the program outputs the engine had to clamp since last time. */
+static void tonic_count_clamps(struct sock *sk)
+{
+	struct tonic_sock *tsk = tonic_sk(sk);
+	struct tonic_engine_stats est;
+
+	tonic_engine_stats(tsk->eng, &est);
+	if (est.violations > tsk->clamps_seen) {
+		TONIC_ADD_STATS(sock_net(sk), TONIC_MIB_PROG_CLAMPED,
+				est.violations - tsk->clamps_seen);
+		tsk->clamps_seen = est.violations;
+	}
+}
+
 void tonic_ack_rcv(struct sock *sk, u32 ack, u32 sack, u8 flags, u32 grant,
 		   u32 wnd)
 {
@@ -390,8 +404,10 @@ void tonic_ack_rcv(struct sock *sk, u32 ack, u32 sack, u8 flags, u32 grant,
 		n++;
 		TONIC_INC_STATS(sock_net(sk), TONIC_MIB_GRANTS_IN);
 	}
-	if (n)
+	if (n) {
 		tonic_engine_ctrl(tsk->eng, ev, n, now);
+		tonic_count_clamps(sk);
+	}
 	tonic_notify(sk);
 push:
 	tonic_push(sk);
@@ -408,6 +424,7 @@ void tonic_flow_timer(struct sock *sk, u64 now)
 	if (!tonic_engine_flow_stats(tsk->eng, TONIC_FLOW_ID, &st))
 		before = st.timeouts;
 	tonic_engine_timers(tsk->eng, now);
+	tonic_count_clamps(sk);
 	if (!tonic_engine_flow_stats(tsk->eng, TONIC_FLOW_ID, &st) &&
 	    st.timeouts > before) {
 		TONIC_ADD_STATS(sock_net(sk), TONIC_MIB_TIMEOUTS,

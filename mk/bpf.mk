@@ -19,12 +19,8 @@ BPF_HDRS := $(wildcard $(BPF_DIR)/*.h)
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
 	-I$(BUILD)/bpf -I$(BPF_DIR)
 BPF_OBJS += $(patsubst %,$(BUILD)/bpf/%.bpf.o,$(BPF_PROGS)) \
-	$(BUILD)/bpf/bad_write.bpf.o $(BUILD)/bpf/foreign_kfunc.bpf.o
-
-TONIC_KO_DEPS := Kbuild $(wildcard kmod/*.[ch] kmod/engine/*.[ch] uapi/linux/*.h)
-
-tonic.ko: $(TONIC_KO_DEPS)
-	$(MAKE) module
+	$(BUILD)/bpf/bad_write.bpf.o $(BUILD)/bpf/foreign_kfunc.bpf.o \
+	$(BUILD)/bpf/clamped.bpf.o
 
 $(BUILD)/bpf/vmlinux.h: tonic.ko
 	@mkdir -p $(@D)
