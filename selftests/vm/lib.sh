@@ -166,3 +166,51 @@ rmmod_tonic() {
 
 # The module under test; the tests insmod it themselves.
 TONIC_KO=${TONIC_KO:-./tonic.ko}
+
+# ---- tonic-perf helpers (test_perf.sh, test_bpf_data.sh) ----
+# Set PERF_TMP (a scratch directory) and PERF_PORT first.
+
+PERF=${PERF:-build/tonic-perf}
+PERF_SRV=
+
+# perf_start_server: tonic-perf server in namespace B, waits until it listens.
+perf_start_server() {
+	ip netns exec $NS_B "$PERF" -s -P "$PERF_PORT" -q 2>"$PERF_TMP/server.err" &
+	PERF_SRV=$!
+	for _ in $(seq 50); do
+		ip netns exec $NS_B ss -Hltn "sport = :$PERF_PORT" | grep -q . && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+perf_stop_server() {
+	[ -n "$PERF_SRV" ] && kill "$PERF_SRV" 2>/dev/null && wait "$PERF_SRV" 2>/dev/null
+	PERF_SRV=
+}
+
+# perf_client NAME ARGS...: tonic-perf client in namespace A; keeps its
+# stdout, stderr, exit code and final JSON line under PERF_TMP/NAME.*.
+perf_client() {
+	local name=$1
+	shift
+	ip netns exec $NS_A timeout 120 "$PERF" "$@" \
+		>"$PERF_TMP/$name.out" 2>"$PERF_TMP/$name.err"
+	echo $? >"$PERF_TMP/$name.rc"
+	tail -n 1 "$PERF_TMP/$name.out" >"$PERF_TMP/$name.json"
+}
+
+# perf_expect NAME RC JQ_EXPR: the run exited RC and its JSON satisfies JQ_EXPR.
+perf_expect() {
+	local name=$1 rc=$2 expr=$3
+	if [ "$(cat "$PERF_TMP/$name.rc")" != "$rc" ]; then
+		echo "exit $(cat "$PERF_TMP/$name.rc"), wanted $rc"
+		cat "$PERF_TMP/$name.err" "$PERF_TMP/$name.out"
+		return 1
+	fi
+	jq -e "$expr" "$PERF_TMP/$name.json" >/dev/null || {
+		echo "JSON does not satisfy: $expr"
+		cat "$PERF_TMP/$name.json" "$PERF_TMP/$name.err"
+		return 1
+	}
+}

@@ -14,28 +14,23 @@ cd "$(dirname "$0")/../.." || exit 1
 . selftests/vm/lib.sh
 
 TONIC=./build/tonic
-perf=build/tonic-perf
+perf=$PERF
 PROGS="reno newreno sack ndp dcqcn irn"
 NETEMS=("loss 1%" "loss 5%" "reorder 25% 50%")
 SYS=/proc/sys/net/tonic
-A=tp-bpf-a
-B=tp-bpf-b
+A=$NS_A
 PORT=6301
+PERF_PORT=$PORT
 tmp=$(mktemp -d)
-srv=
+PERF_TMP=$tmp
 bg=
 
 cleanup() {
 	[ -n "$bg" ] && kill "$bg" 2>/dev/null && wait "$bg" 2>/dev/null
-	[ -n "$srv" ] && kill "$srv" 2>/dev/null && wait "$srv" 2>/dev/null
-	ip netns del $A 2>/dev/null
-	ip netns del $B 2>/dev/null
+	perf_stop_server
+	ns_cleanup
 	for p in $PROGS; do $TONIC prog unload $p >/dev/null 2>&1; done
-	for _ in $(seq 50); do
-		[ -e /sys/module/tonic ] || break
-		rmmod tonic 2>/dev/null && break
-		sleep 0.2
-	done
+	[ ! -e /sys/module/tonic ] || rmmod_tonic >/dev/null 2>&1
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -45,51 +40,19 @@ tap_skip() {
 	echo "ok $TAP_N - $1 # SKIP $2"
 }
 
+# The veth pair without segmentation offloads, as tonic-perf's TCP rows.
 setup() {
-	ip netns add $A && ip netns add $B &&
-	ip link add va netns $A type veth peer name vb netns $B &&
-	ip -n $A addr add 10.79.0.1/24 dev va &&
-	ip -n $B addr add 10.79.0.2/24 dev vb &&
-	ip -n $A link set lo up && ip -n $B link set lo up &&
-	ip -n $A link set va up && ip -n $B link set vb up &&
-	ip netns exec $A ethtool -K va tso off gso off >/dev/null 2>&1
-	true
+	ns_setup &&
+	{ ip netns exec $A ethtool -K va tso off gso off >/dev/null 2>&1; true; }
 }
 
-start_server() {
-	ip netns exec $B "$perf" -s -P $PORT -q 2>"$tmp/server.err" &
-	srv=$!
-	for _ in $(seq 50); do
-		ip netns exec $B ss -Hltn "sport = :$PORT" | grep -q . && return 0
-		sleep 0.1
-	done
-	return 1
-}
-
-# client NAME ARGS...: tonic-perf client in $A; keeps stdout, stderr, rc.
+# client NAME ARGS...: a Tonic tonic-perf client from A to B.
 client() {
 	local name=$1
 	shift
-	ip netns exec $A timeout 120 "$perf" -H 10.79.0.2 -P $PORT -p tonic "$@" \
-		>"$tmp/$name.out" 2>"$tmp/$name.err"
-	echo $? >"$tmp/$name.rc"
-	tail -n 1 "$tmp/$name.out" >"$tmp/$name.json"
+	perf_client "$name" -H $ADDR_B -P $PORT -p tonic "$@"
 }
-
-# expect NAME RC JQ_EXPR
-expect() {
-	local name=$1 rc=$2 expr=$3
-	if [ "$(cat "$tmp/$name.rc")" != "$rc" ]; then
-		echo "exit $(cat "$tmp/$name.rc"), wanted $rc"
-		cat "$tmp/$name.err" "$tmp/$name.out"
-		return 1
-	fi
-	jq -e "$expr" "$tmp/$name.json" >/dev/null || {
-		echo "JSON does not satisfy: $expr"
-		cat "$tmp/$name.json" "$tmp/$name.err"
-		return 1
-	}
-}
+expect() { perf_expect "$@"; }
 
 NDATA=$((6 * ${#NETEMS[@]} + 6))
 tap_plan $((4 + NDATA))
@@ -97,7 +60,7 @@ tap_check "insmod tonic.ko" insmod ./tonic.ko
 tap_check "load the six programs" bash -c \
 	"for p in $PROGS; do $TONIC prog load build/bpf/\$p.bpf.o || exit 1; done"
 tap_check "two namespaces joined by a veth pair" setup
-tap_check "server listens" start_server
+tap_check "server listens" perf_start_server
 
 client probe --prog newreno -l 1 --verify
 if grep -qE "Protocol not available|has no TONIC_PROTOCOL option" "$tmp/probe.err" "$tmp/probe.json"; then
@@ -143,7 +106,7 @@ tap_check "detaching reno under a live flow loses nothing" \
 
 # Unprivileged selection (tcp_cong.c rules).
 ip netns exec $A setpriv --reuid=65534 --regid=65534 --clear-groups \
-	timeout 60 "$perf" -H 10.79.0.2 -P $PORT -p tonic --prog irn -l 1 \
+	timeout 60 "$perf" -H $ADDR_B -P $PORT -p tonic --prog irn -l 1 \
 	>"$tmp/eperm.out" 2>"$tmp/eperm.err"
 tap_check "unprivileged: a program not in allowed_protocols fails with EPERM" \
 	grep -q "Operation not permitted" "$tmp/eperm.err" "$tmp/eperm.out"
@@ -153,7 +116,7 @@ tap_check "unprivileged: EPERM (irn), ENOENT (unknown, over-long), built-in ok" 
 	grep -q "^(1, 2, 2, 0)$" "$tmp/errno.out"
 echo "newreno irn" | ip netns exec $A tee $SYS/allowed_protocols >/dev/null
 ip netns exec $A setpriv --reuid=65534 --regid=65534 --clear-groups \
-	timeout 60 "$perf" -H 10.79.0.2 -P $PORT -p tonic --prog irn -l 1 --verify \
+	timeout 60 "$perf" -H $ADDR_B -P $PORT -p tonic --prog irn -l 1 --verify \
 	>"$tmp/allowed.out" 2>"$tmp/allowed.err"
 echo $? >"$tmp/allowed.rc"
 tail -n 1 "$tmp/allowed.out" >"$tmp/allowed.json"

@@ -8,53 +8,22 @@
 cd "$(dirname "$0")/../.." || exit 1
 . selftests/vm/lib.sh
 
-perf=build/tonic-perf
+perf=$PERF
 A=$NS_A
-B=$NS_B
 PORT=6201
+PERF_PORT=$PORT
 tmp=$(mktemp -d)
-srv=
+PERF_TMP=$tmp
 
 cleanup() {
-	[ -n "$srv" ] && kill "$srv" 2>/dev/null && wait "$srv" 2>/dev/null
+	perf_stop_server
 	ns_cleanup
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
 
-start_server() {
-	ip netns exec $B "$perf" -s -P $PORT -q 2>"$tmp/server.err" &
-	srv=$!
-	for _ in $(seq 50); do
-		ip netns exec $B ss -Hltn "sport = :$PORT" | grep -q . && return 0
-		sleep 0.1
-	done
-	return 1
-}
-
-# client NAME ARGS...: run the client in $A, keep its stdout, stderr and rc.
-client() {
-	local name=$1
-	shift
-	ip netns exec $A timeout 120 "$perf" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"
-	echo $? >"$tmp/$name.rc"
-	tail -n 1 "$tmp/$name.out" >"$tmp/$name.json"
-}
-
-# expect NAME RC JQ_EXPR: the run exited RC and its JSON satisfies JQ_EXPR.
-expect() {
-	local name=$1 rc=$2 expr=$3
-	if [ "$(cat "$tmp/$name.rc")" != "$rc" ]; then
-		echo "exit $(cat "$tmp/$name.rc"), wanted $rc"
-		cat "$tmp/$name.err" "$tmp/$name.out"
-		return 1
-	fi
-	jq -e "$expr" "$tmp/$name.json" >/dev/null || {
-		echo "JSON does not satisfy: $expr"
-		cat "$tmp/$name.json" "$tmp/$name.err"
-		return 1
-	}
-}
+client() { perf_client "$@"; }
+expect() { perf_expect "$@"; }
 
 # usage_error ARGS... -- PATTERN: exit 2, PATTERN in the message, no JSON.
 usage_error() {
@@ -71,7 +40,7 @@ usage_error() {
 tap_plan 14
 tap_check "tonic-perf is built" test -x "$perf"
 tap_check "two namespaces joined by a veth pair" ns_setup
-tap_check "server listens" start_server
+tap_check "server listens" perf_start_server
 
 client s4 -H $ADDR_B -P $PORT -m stream -c 2 -l 2 --verify
 tap_check "stream, IPv4, 2 connections: bytes sent = bytes received, checksums match" \
@@ -114,5 +83,5 @@ tap_check "no server: exit 1 with the error in the JSON line" \
 tap_check "bad -c: exit 2 with a message" usage_error -H $ADDR_B -c 0 -- "invalid value for -c"
 tap_check "bad protocol: exit 2 with a message" usage_error -H $ADDR_B -p udp -- "invalid protocol 'udp'"
 tap_check "--prog with tcp: exit 2 with a message" usage_error -H $ADDR_B --prog x -- "--prog applies to -p tonic only"
-tap_check "server served every test and is still running" kill -0 "$srv"
+tap_check "server served every test and is still running" kill -0 "$PERF_SRV"
 tap_done
