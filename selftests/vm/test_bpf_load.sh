@@ -22,7 +22,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-tap_plan 22
+tap_plan 23
 tap_check "insmod tonic.ko" insmod ./tonic.ko
 tap_check "only the built-in is available" \
 	bash -c "[ \"\$(cat $SYS/available_protocols)\" = newreno ]"
@@ -33,6 +33,9 @@ tap_check "all six are available" bash -c \
 	"for p in $PROGS; do grep -qw \$p $SYS/available_protocols || exit 1; done"
 tap_check "prog list shows them pinned" bash -c \
 	"$TONIC prog list > /tmp/list && cat /tmp/list && [ \$(grep -c 'bpf link' /tmp/list) -eq 6 ]"
+tap_check "prog list -j: the built-in and six linked programs, newreno default" \
+	bash -c "$TONIC -j prog list | jq -e '(map(select(.kind == \"bpf\" and .link > 0)) | length) == 6 and
+		 (map(select(.default)) | map(.name)) == [\"newreno\"]'"
 tap_check "a second program of the same name is refused" \
 	bash -c "! $TONIC prog load build/bpf/irn.bpf.o"
 tap_check "verifier rejects a write to a read-only field" bash -c \

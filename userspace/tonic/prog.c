@@ -33,7 +33,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
-#include "tonic.h"
+#include "nl.h"
 
 #define PIN_DIR		"/sys/fs/bpf/tonic"
 #define BPFFS		"/sys/fs/bpf"
@@ -295,36 +295,50 @@ static int read_sysctl(const char *name, char *buf, size_t len)
 	return 0;
 }
 
+/* One protocol: name, default flag, and where its program lives. */
+static void list_one(const char *name, bool is_default)
+{
+	char path[300];
+	struct bpf_link_info info;
+	__u32 len = sizeof(info);
+	int fd;
+
+	out_obj_start(NULL);
+	out_text("%c %-15s", is_default ? '*' : ' ', name);
+	out_str("name", NULL, name);
+	out_bool("default", NULL, is_default);
+	snprintf(path, sizeof(path), PIN_DIR "/%s", name);
+	fd = bpf_obj_get(path);
+	memset(&info, 0, sizeof(info));
+	if (fd < 0) {
+		out_str("kind", " %s", strcmp(name, "newreno") ? "bpf (not pinned)" :
+								  "built-in");
+	} else {
+		out_str("kind", " %s", "bpf");
+		if (!bpf_link_get_info_by_fd(fd, &info, &len)) {
+			out_u64("link", " link %llu", info.id);
+			out_u64("map", " map %llu", info.struct_ops.map_id);
+		}
+		out_str("pin", " %s", path);
+		close(fd);
+	}
+	out_obj_end();
+	out_nl();
+}
+
 static int cmd_list(void)
 {
-	char avail[1024], def[64], path[300];
-	struct bpf_link_info info;
+	char avail[1024], def[64];
 	char *tok, *save = NULL;
-	__u32 len;
-	int fd;
 
 	if (read_sysctl("available_protocols", avail, sizeof(avail)) ||
 	    read_sysctl("default_protocol", def, sizeof(def)))
 		return 1;
+	out_arr_start(NULL);
 	for (tok = strtok_r(avail, " \n", &save); tok;
-	     tok = strtok_r(NULL, " \n", &save)) {
-		printf("%c %-15s", strcmp(tok, def) ? ' ' : '*', tok);
-		snprintf(path, sizeof(path), PIN_DIR "/%s", tok);
-		fd = bpf_obj_get(path);
-		if (fd < 0) {
-			printf(" %s\n", strcmp(tok, "newreno") ? "bpf (not pinned)" :
-								 "built-in");
-			continue;
-		}
-		memset(&info, 0, sizeof(info));
-		len = sizeof(info);
-		if (!bpf_link_get_info_by_fd(fd, &info, &len))
-			printf(" bpf link %u map %u %s\n", info.id,
-			       info.struct_ops.map_id, path);
-		else
-			printf(" bpf %s\n", path);
-		close(fd);
-	}
+	     tok = strtok_r(NULL, " \n", &save))
+		list_one(tok, !strcmp(tok, def));
+	out_arr_end();
 	return 0;
 }
 
