@@ -10,7 +10,7 @@ BACKPORTS_LIST=/etc/apt/sources.list.d/tonic-backports.sources
 
 BOOKWORM_PKGS="busybox-static pahole clang llvm gcc make libc6-dev cpio xz-utils
 zstd kmod iproute2 bc iputils-ping netcat-openbsd iperf3 python3 jq
-libmnl-dev pkg-config gnuplot-nox ethtool procps"
+libmnl-dev pkg-config gnuplot-nox ethtool procps python3-yaml python3-jsonschema"
 BACKPORTS_PKGS="linux-image-amd64 linux-headers-amd64 qemu-system-x86
 libbpf-dev bpftool libelf-dev linux-source-6.12 linux-perf"
 

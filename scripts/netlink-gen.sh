@@ -27,8 +27,8 @@ spec=$tree/Documentation/netlink/specs/tonic.yaml
 cp "$repo/Documentation/netlink/specs/tonic.yaml" "$spec"
 
 export PYTHONDONTWRITEBYTECODE=1
-python3 "$gen" --mode uapi --header --spec "$spec" -o "$tree/tonic_netlink.h"
-python3 "$gen" --mode kernel --header --spec "$spec" -o "$tree/tonic_nl_gen.h"
-python3 "$gen" --mode kernel --source --spec "$spec" -o "$tree/tonic_nl_gen.c"
+/usr/bin/python3 "$gen" --mode uapi --header --spec "$spec" -o "$tree/tonic_netlink.h"
+/usr/bin/python3 "$gen" --mode kernel --header --spec "$spec" -o "$tree/tonic_nl_gen.h"
+/usr/bin/python3 "$gen" --mode kernel --source --spec "$spec" -o "$tree/tonic_nl_gen.c"
 cp "$tree/tonic_netlink.h" "$out/uapi/linux/tonic_netlink.h"
 cp "$tree/tonic_nl_gen.h" "$tree/tonic_nl_gen.c" "$out/kmod/"

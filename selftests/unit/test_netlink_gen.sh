@@ -19,7 +19,7 @@ for f in uapi/linux/tonic_netlink.h kmod/tonic_nl_gen.h kmod/tonic_nl_gen.c; do
 done
 # The ynl library validates against the genetlink-legacy schema and builds
 # every attribute set and operation, as cli.py does before talking.
-tap_check "ynl library loads the spec" env PYTHONDONTWRITEBYTECODE=1 python3 -c "
+tap_check "ynl library loads the spec" env PYTHONDONTWRITEBYTECODE=1 /usr/bin/python3 -c "
 import sys
 sys.path.insert(0, '$ksrc/tools/net/ynl')
 from lib import SpecFamily
