@@ -61,18 +61,18 @@ static __always_inline u32 nr_newack(struct newreno_flow *st, struct tonic_flow_
 			cwnd = tonic_min(st->ssthresh,
 					 tonic_max(tonic_flight(fl), 1U) + 1);
 		st->state = NRS_OPEN;
-		tonic_set_timer(fl, st->rtt.rto_ns);
+		tonic_set_rto(fl, &st->rtt);
 		return cwnd;
 	}
 	if (st->state == NRS_FAST_RECOVERY) {		/* partial ACK, step 5 */
 		tonic_mark_rtx(fl, fl->wnd_start, fl->wnd_start + 1);
 		cwnd = (cwnd > acked ? cwnd - acked : 0) + 1;
 		if (!st->partial_seen)
-			tonic_set_timer(fl, st->rtt.rto_ns);
+			tonic_set_rto(fl, &st->rtt);
 		st->partial_seen = 1;
 		return cwnd;
 	}
-	tonic_set_timer(fl, st->rtt.rto_ns);		/* RFC 6298 §5.3 */
+	tonic_set_rto(fl, &st->rtt);		/* RFC 6298 §5.3 */
 	if (cwnd < st->ssthresh) {
 		cwnd = tonic_min(cwnd + acked, st->ssthresh);
 	} else {
@@ -138,7 +138,7 @@ TONIC_PERIODIC(newreno, fl, user)
 	tonic_rtt_backoff(&st->rtt, fl);
 	tonic_mark_rtx(fl, fl->wnd_start, fl->wnd_start + 1);
 	tonic_set_wnd(fl, 1);
-	tonic_set_timer(fl, st->rtt.rto_ns);
+	tonic_set_rto(fl, &st->rtt);
 }
 
 TONIC_PROTO(newreno, TONIC_CREDIT_WINDOW, TONIC_SIG_ACK, struct newreno_flow,

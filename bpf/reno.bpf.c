@@ -53,7 +53,7 @@ TONIC_INCOMING(reno, fl, user)
 	tonic_rtt_sample(&st->rtt, fl);
 	if (acked) {
 		st->dupacks = 0;
-		tonic_set_timer(fl, st->rtt.rto_ns);	/* RFC 6298 §5.3 */
+		tonic_set_rto(fl, &st->rtt);	/* RFC 6298 §5.3 */
 		if (st->state == RENO_FAST_RECOVERY) {
 			cwnd = st->ssthresh;		/* §3.2 step 6 */
 			st->state = RENO_OPEN;
@@ -112,7 +112,7 @@ TONIC_PERIODIC(reno, fl, user)
 	tonic_rtt_backoff(&st->rtt, fl);
 	tonic_mark_rtx(fl, fl->wnd_start, fl->wnd_start + 1);
 	tonic_set_wnd(fl, 1);
-	tonic_set_timer(fl, st->rtt.rto_ns);
+	tonic_set_rto(fl, &st->rtt);
 }
 
 TONIC_PROTO(reno, TONIC_CREDIT_WINDOW, TONIC_SIG_ACK, struct reno,

@@ -80,7 +80,7 @@ TONIC_INCOMING(sack, fl, user)
 	tonic_rtt_sample(&st->rtt, fl);
 	if (acked) {
 		st->dupacks = 0;
-		tonic_set_timer(fl, st->rtt.rto_ns);
+		tonic_set_rto(fl, &st->rtt);
 	} else if (tonic_is_dupack(fl)) {
 		st->dupacks++;
 	}
@@ -153,7 +153,7 @@ TONIC_PERIODIC(sack, fl, user)
 	tonic_rtt_backoff(&st->rtt, fl);
 	tonic_mark_rtx(fl, fl->wnd_start, fl->wnd_start + 1);
 	tonic_set_wnd(fl, 1);
-	tonic_set_timer(fl, st->rtt.rto_ns);
+	tonic_set_rto(fl, &st->rtt);
 }
 
 TONIC_PROTO(sack, TONIC_CREDIT_WINDOW, TONIC_SIG_ACK, struct sack,

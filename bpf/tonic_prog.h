@@ -264,6 +264,16 @@ static __always_inline void tonic_rtt_sample(struct tonic_rtt *r,
 				    tonic_max(4 * r->rttvar_ns, 1ULL));
 }
 
+/*
+ * Arm the timer with the current timeout, clamped now: the lowest timeout
+ * allowed depends on the flight (rto_low while few segments are out).
+ */
+static __always_inline void tonic_set_rto(struct tonic_flow_ctx *fl,
+					  const struct tonic_rtt *r)
+{
+	tonic_set_timer(fl, tonic_rto_clamp(fl, r->rto_ns));
+}
+
 /* RFC 6298 §5.5: back off after a timeout. */
 static __always_inline void tonic_rtt_backoff(struct tonic_rtt *r,
 				    const struct tonic_flow_ctx *fl)

@@ -773,6 +773,8 @@ static const size_t nl_config_off[TONIC_A_CONFIG_MAX + 1] = {
 	[TONIC_A_CONFIG_CNP_INTERVAL_US] = offsetof(struct tonic_net, cnp_interval_us),
 	[TONIC_A_CONFIG_WMEM_DEFAULT]	= offsetof(struct tonic_net, wmem_default),
 	[TONIC_A_CONFIG_RMEM_DEFAULT]	= offsetof(struct tonic_net, rmem_default),
+	[TONIC_A_CONFIG_RTO_LOW_US]	= offsetof(struct tonic_net, rto_low_us),
+	[TONIC_A_CONFIG_RTO_LOW_SEGS]	= offsetof(struct tonic_net, rto_low_segs),
 };
 
 static int *nl_config_field(struct tonic_net *tn, int attr)

@@ -24,6 +24,8 @@ static void tonic_net_defaults(struct tonic_net *tn)
 	tn->cnp_interval_us = 50;
 	tn->wmem_default = sysctl_tonic_wmem[1];
 	tn->rmem_default = sysctl_tonic_rmem[1];
+	tn->rto_low_us = 2000;		/* IRN's 100 us, scaled to TCG RTTs */
+	tn->rto_low_segs = 3;		/* IRN's N */
 }
 
 static int __net_init tonic_net_init(struct net *net)

@@ -93,6 +93,9 @@ struct tonic_mib {
  * @cnp_interval_us: at most one CNP per connection per interval
  * @wmem_default: initial SO_SNDBUF of new sockets
  * @rmem_default: initial SO_RCVBUF of new sockets
+ * @rto_low_us: engine's lowest timeout while at most @rto_low_segs segments
+ *	are in flight (IRN's RTO_low)
+ * @rto_low_segs: IRN's N; 0 = @rto_min_ms always
  */
 struct tonic_net {
 	struct net *net;
@@ -109,6 +112,8 @@ struct tonic_net {
 	int cnp_interval_us;
 	int wmem_default;
 	int rmem_default;
+	int rto_low_us;
+	int rto_low_segs;
 };
 
 extern unsigned int tonic_net_id;

@@ -82,6 +82,8 @@ int tonic_flow_start(struct sock *sk)
 	p.wnd_max = tsk->window;
 	p.init_seq = tsk->snd_una;
 	p.rto_min_ns = (u64)READ_ONCE(tn->rto_min_ms) * NSEC_PER_MSEC;
+	p.rto_low_ns = (u64)READ_ONCE(tn->rto_low_us) * NSEC_PER_USEC;
+	p.rto_low_segs = READ_ONCE(tn->rto_low_segs);
 	if (!tsk->proto_ops)	/* not set by a handshake: cannot happen */
 		tonic_proto_resolve(sock_net(sk), tsk->proto_name,
 				    &tsk->proto_ops, tsk->proto_used);

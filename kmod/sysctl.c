@@ -22,6 +22,8 @@ static int min_rto = 1;
 static int max_rto = 60000;
 static int min_buf = SOCK_MIN_SNDBUF;
 static int max_buf = 64 << 20;
+static int max_rto_us = 60 * USEC_PER_SEC;
+static int max_low_segs = TONIC_MAX_WINDOW;
 
 #define TONIC_SYSCTL(_name, _field, _min, _max)			\
 	{							\
@@ -53,6 +55,10 @@ static struct ctl_table tonic_sysctl_template[] = {
 	TONIC_SYSCTL("wmem_default", wmem_default, &min_buf, &max_buf),
 	/* initial SO_RCVBUF of new sockets, bytes */
 	TONIC_SYSCTL("rmem_default", rmem_default, &min_buf, &max_buf),
+	/* lowest RTO while at most rto_low_segs are in flight, microseconds */
+	TONIC_SYSCTL("rto_low_us", rto_low_us, &one, &max_rto_us),
+	/* flight (segments) up to which rto_low_us applies; 0 = off */
+	TONIC_SYSCTL("rto_low_segs", rto_low_segs, &zero, &max_low_segs),
 };
 
 int tonic_sysctl_net_init(struct net *net)

@@ -213,6 +213,12 @@ static void eng_flow_setup(struct tonic_flow *f,
 			    f->rto_min_ns);
 	f->rto_ns = min(max(eng_or(p->rto_init_ns, TONIC_DEF_RTO_INIT_NS),
 			    f->rto_min_ns), f->rto_max_ns);
+	f->rto_low_segs = 0;
+	f->rto_low_ns = f->rto_min_ns;
+	if (p->rto_low_segs && p->rto_low_ns) {
+		f->rto_low_segs = min_t(u32, p->rto_low_segs, TONIC_MAX_WND_SEGS);
+		f->rto_low_ns = min(p->rto_low_ns, f->rto_min_ns);
+	}
 }
 
 int tonic_engine_flow_add(struct tonic_engine *eng,

@@ -159,6 +159,10 @@ struct tonic_proto_ops;
  * @rto_init_ns: first retransmission timeout; 0 = TONIC_DEF_RTO_INIT_NS
  * @rto_min_ns: lowest timeout a protocol may set; 0 = TONIC_DEF_RTO_MIN_NS
  * @rto_max_ns: highest timeout a protocol may set; 0 = TONIC_DEF_RTO_MAX_NS
+ * @rto_low_ns: lowest timeout while at most @rto_low_segs segments are in
+ *	flight (IRN's RTO_low: too few for duplicate acks to find a loss);
+ *	capped at @rto_min_ns
+ * @rto_low_segs: IRN's N; 0 = no low timeout, @rto_min_ns always applies
  * @ops: protocol; NULL = the built-in NewReno (tonic_newreno_ops)
  */
 struct tonic_flow_params {
@@ -177,6 +181,9 @@ struct tonic_flow_params {
 	u64 rto_init_ns;
 	u64 rto_min_ns;
 	u64 rto_max_ns;
+	u64 rto_low_ns;
+	u32 rto_low_segs;
+	u32 reserved;
 	const struct tonic_proto_ops *ops;
 };
 
@@ -237,7 +244,8 @@ struct tonic_hook_out {
  * @rate_min_bps: lowest allowed rate
  * @rate_max_bps: highest allowed rate
  * @rto_ns: the timeout the engine uses when it arms the timer itself
- * @rto_min_ns: lowest allowed timeout
+ * @rto_min_ns: lowest allowed timeout now: the flow's rto_low_ns while
+ *	at most rto_low_segs segments are in flight, else its rto_min_ns
  * @rto_max_ns: highest allowed timeout
  * @acked: ring bitmap of selectively acked segments (bit = seg % K)
  * @rtx: ring bitmap of segments marked for retransmission

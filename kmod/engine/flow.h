@@ -95,13 +95,15 @@ struct tonic_flow {
 	u32 cr_heap;		/* 1 + index in the credit timer heap */
 	u8 rate_shift;		/* rate = rate_mant / 2^rate_shift bytes/ns */
 	u8 fifo_refs;		/* FIFOs holding a removed flow */
-	u64 rtx_sent;
+	u16 rto_low_segs;	/* in flight at most this: rto_low_ns floor */
+	u64 rto_low_ns;		/* <= rto_min_ns */
 
 	/* retransmission counts and totals */
 	u64 rtxc_lo[TB_WORDS];	/* 2-bit transmit-again count, low bit */
 	u64 rtxc_hi[TB_WORDS];	/* and high bit */
 	u64 timeouts;
 	u64 violations;
+	u64 rtx_sent;
 	u32 ring[];		/* N segment indices; then the user state */
 };
 
@@ -332,6 +334,17 @@ static inline void tonic_dd_timer_sync(struct tonic_engine *eng,
 
 /* ctx.c */
 
+/*
+ * Lowest retransmission timeout for the flow's current flight: IRN's
+ * RTO_low (§3.1 of the IRN paper) while at most rto_low_segs segments are
+ * in flight, too few for duplicate acks to detect a loss, else rto_min.
+ */
+static inline u64 tonic_rto_floor(const struct tonic_flow *f)
+{
+	return f->next_new - f->wnd_start <= f->rto_low_segs ?
+	       f->rto_low_ns : f->rto_min_ns;
+}
+
 /**
  * tonic_ctx_fill() - snapshot a flow for a hook
  * @f: flow
@@ -361,7 +374,7 @@ static inline void tonic_ctx_fill(const struct tonic_flow *f,
 	c->rate_min_bps = f->rate_min_bps;
 	c->rate_max_bps = f->rate_max_bps;
 	c->rto_ns = f->rto_ns;
-	c->rto_min_ns = f->rto_min_ns;
+	c->rto_min_ns = tonic_rto_floor(f);
 	c->rto_max_ns = f->rto_max_ns;
 	memcpy(c->acked, f->acked, sizeof(c->acked));
 	memcpy(c->rtx, f->rtx, sizeof(c->rtx));

@@ -187,8 +187,9 @@ static void newreno_incoming(struct tonic_flow_ctx *ctx, void *user)
 	ctx->out.flags |= TONIC_OUT_WND;
 	ctx->out.wnd = min(max(cwnd, 1U), ctx->wnd_max);
 	if (timer) {
+		/* The floor depends on the flight (rto_low): clamp now. */
 		ctx->out.flags |= TONIC_OUT_TIMER;
-		ctx->out.timer_ns = s->rto_ns;
+		ctx->out.timer_ns = nr_clamp_rto(ctx, s->rto_ns);
 	}
 }
 

@@ -25,20 +25,29 @@ struct run {
 
 static struct run run;
 
-static struct tonic_engine *mk(u32 total, u32 init_wnd, bool rtt_samples)
+#define RTO_LOW_NS	20000000ULL		/* 20 ms */
+
+static struct tonic_engine *mk_low(u32 total, u32 init_wnd, u32 low_segs)
 {
 	struct tonic_engine *e = tonic_engine_create(NULL);
 	struct tonic_flow_params p = flow_params(ID, 128, init_wnd, NULL);
 
-	(void)rtt_samples;
 	memset(&run, 0, sizeof(run));
 	rcv_init(&run.r, ID);
 	p.rto_init_ns = RTO_NS;
 	p.rto_min_ns = RTO_NS;
+	p.rto_low_ns = RTO_LOW_NS;
+	p.rto_low_segs = low_segs;
 	if (tonic_engine_flow_add(e, &p, 0) ||
 	    tonic_engine_announce(e, ID, total, 0))
 		tap_diag("setup failed");
 	return e;
+}
+
+static struct tonic_engine *mk(u32 total, u32 init_wnd, bool rtt_samples)
+{
+	(void)rtt_samples;
+	return mk_low(total, init_wnd, 0);
 }
 
 /* Rounds: send what the engine allows, deliver one RTT later. */
@@ -235,14 +244,44 @@ static void rto_estimation_and_backoff(void)
 	tonic_engine_destroy(e);
 }
 
+/*
+ * IRN's RTO_low: a tail loss with at most rto_low_segs segments in flight
+ * waits max(SRTT + 4 RTTVAR, rto_low), not rto_min; a larger flight keeps
+ * rto_min, and rto_low_segs = 0 turns the low floor off.
+ */
+static void rto_low_small_flight(void)
+{
+	static const struct { u32 low_segs, lost, first_rtx_ms; } c[] = {
+		{ 3, 3, 10 + 20 },	/* flight 3 <= N: rto_low */
+		{ 3, 4, 10 + 200 },	/* flight 4 > N: rto_min */
+		{ 0, 1, 10 + 200 },	/* off */
+	};
+	unsigned int i, j;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct tonic_engine *e = mk_low(10, 10, c[i].low_segs);
+
+		for (j = 10 - c[i].lost; j < 10; j++)
+			run.lose[j] = 1;
+		simulate(e, 10, true);
+		CHECK_EQ(run.r.cum, 10);
+		CHECK_EQ(fstats(e, ID).timeouts, 1);
+		CHECK_EQ(run.rtx[0], 10 - c[i].lost);
+		CHECK_EQ(run.rtx_t[0], c[i].first_rtx_ms * 1000000ULL);
+		CHECK_EQ(fstats(e, ID).violations, 0);
+		tonic_engine_destroy(e);
+	}
+}
+
 int main(void)
 {
-	tap_plan(6);
+	tap_plan(7);
 	TAP_RUN(two_losses_fast_recovery);
 	TAP_RUN(window_after_recovery);
 	TAP_RUN(tail_loss_timeout);
 	TAP_RUN(lost_retransmission);
 	TAP_RUN(timeout_go_back_n);
 	TAP_RUN(rto_estimation_and_backoff);
+	TAP_RUN(rto_low_small_flight);
 	return tap_exit();
 }

@@ -20,6 +20,8 @@ static const char *const config_names[TONIC_A_CONFIG_MAX + 1] = {
 	[TONIC_A_CONFIG_CNP_INTERVAL_US] = "cnp_interval_us",
 	[TONIC_A_CONFIG_WMEM_DEFAULT]	= "wmem_default",
 	[TONIC_A_CONFIG_RMEM_DEFAULT]	= "rmem_default",
+	[TONIC_A_CONFIG_RTO_LOW_US]	= "rto_low_us",
+	[TONIC_A_CONFIG_RTO_LOW_SEGS]	= "rto_low_segs",
 };
 
 /* Print a config message (also used by monitor). */
@@ -136,7 +138,8 @@ void config_usage(void)
 		"       tonic config set NAME VALUE [NAME VALUE]...\n"
 		"         NAME := segment_size | window | flush_delay_us | syn_retries |\n"
 		"                 fin_retries | rto_min_ms | cnp_interval_us |\n"
-		"                 wmem_default | rmem_default\n");
+		"                 wmem_default | rmem_default | rto_low_us |\n"
+		"                 rto_low_segs\n");
 }
 
 int config_main(int argc, char **argv)
