@@ -94,6 +94,29 @@ static void tonic_queue_rcv(struct sock *sk, struct sk_buff *skb)
 	tsk->stats.bytes_received += skb->len;
 }
 
+/*
+ * Delayed ACK (RFC 5681 §4.2, as TCP): an in-order full segment that
+ * neither closes a hole nor asks for an ACK (the sender's last of a burst)
+ * may wait for the next one, at most delack_us.  Anything a sender must
+ * learn at once (loss hints, duplicates, ECN, grants, short segments) is
+ * acknowledged immediately.  Returns true if the ACK was deferred.
+ */
+static bool tonic_ack_later(struct sock *sk, u32 seg, bool quick)
+{
+	struct tonic_net *tn = tonic_pernet(sock_net(sk));
+	struct tonic_sock *tsk = tonic_sk(sk);
+
+	if (quick || ++tsk->ack_pending >= READ_ONCE(tn->delack_segs))
+		return false;
+	tsk->ack_pending_seg = seg;
+	if (!tsk->delack_at) {
+		tsk->delack_at = tonic_now() +
+				 (u64)READ_ONCE(tn->delack_us) * NSEC_PER_USEC;
+		tonic_timer_update(sk);
+	}
+	return true;
+}
+
 /* A data segment @seg (relative) arrived; send the receiver signals. */
 static void tonic_data_rcv(struct sock *sk, struct sk_buff *skb, u32 seg)
 {
@@ -102,6 +125,8 @@ static void tonic_data_rcv(struct sock *sk, struct sk_buff *skb, u32 seg)
 	u8 ce = TONIC_SKB_CB(skb)->ce;
 	u8 aflags = TONIC_F_SACK;
 	u32 len = skb->len - TONIC_HDR_LEN;
+	bool quick = (tonic_hdr(skb)->flags & TONIC_F_ACKREQ) ||
+		     len < tsk->seg_size || tsk->ooo_count;
 	u32 grant = 0;
 
 	tsk->stats.segs_in++;
@@ -154,6 +179,7 @@ static void tonic_data_rcv(struct sock *sk, struct sk_buff *skb, u32 seg)
 	} else {
 		struct sk_buff **slot = &tsk->ooo[seg & (TONIC_RING - 1)];
 
+		quick = true;
 		if (tsk->signals & TONIC_SIG_NACK)
 			aflags |= TONIC_F_NACK;
 		if (*slot) {
@@ -187,6 +213,9 @@ ack:
 		aflags |= TONIC_F_GRANT;
 		grant = len;
 	}
+	/* Only a plain in-order SACK may wait; every other signal is news. */
+	if (aflags == TONIC_F_SACK && tonic_ack_later(sk, seg, quick))
+		return;
 	tonic_send_ctl(sk, TONIC_PKT_ACK, 0, seg, aflags, grant);
 }
 

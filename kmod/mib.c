@@ -46,6 +46,7 @@ const char *const tonic_mib_names[__TONIC_MIB_MAX] = {
 	[TONIC_MIB_DROP_STATE]		= "DropState",
 	[TONIC_MIB_LISTEN_DROPS]	= "ListenDrops",
 	[TONIC_MIB_PROG_CLAMPED]	= "ProgClamped",
+	[TONIC_MIB_DELAYED_ACKS]	= "DelayedAcks",
 	[TONIC_MIB_ENGINE_BATCHES]	= "EngineBatches",
 };
 

@@ -85,6 +85,7 @@ static const u8 nl_mib_attr[__TONIC_MIB_MAX] = {
 	[TONIC_MIB_LISTEN_DROPS]	= TONIC_A_STATS_LISTEN_DROPS,
 	[TONIC_MIB_PROG_CLAMPED]	= TONIC_A_STATS_PROG_CLAMPED,
 	[TONIC_MIB_ENGINE_BATCHES]	= TONIC_A_STATS_ENGINE_BATCHES,
+	[TONIC_MIB_DELAYED_ACKS]	= TONIC_A_STATS_DELAYED_ACKS,
 };
 
 /* A connection for the flow table: a full socket that is not listening. */
@@ -775,6 +776,8 @@ static const size_t nl_config_off[TONIC_A_CONFIG_MAX + 1] = {
 	[TONIC_A_CONFIG_RMEM_DEFAULT]	= offsetof(struct tonic_net, rmem_default),
 	[TONIC_A_CONFIG_RTO_LOW_US]	= offsetof(struct tonic_net, rto_low_us),
 	[TONIC_A_CONFIG_RTO_LOW_SEGS]	= offsetof(struct tonic_net, rto_low_segs),
+	[TONIC_A_CONFIG_DELACK_SEGS]	= offsetof(struct tonic_net, delack_segs),
+	[TONIC_A_CONFIG_DELACK_US]	= offsetof(struct tonic_net, delack_us),
 };
 
 static int *nl_config_field(struct tonic_net *tn, int attr)

@@ -64,7 +64,7 @@ static int tonic_transmit(struct sock *sk, struct sk_buff *skb)
 	return net_xmit_eval(err);
 }
 
-int tonic_xmit_seg(struct sock *sk, u32 seg, bool rtx)
+int tonic_xmit_seg(struct sock *sk, u32 seg, bool rtx, bool ackreq)
 {
 	struct tonic_sock *tsk = tonic_sk(sk);
 	struct sk_buff *oskb, *skb;
@@ -83,7 +83,8 @@ int tonic_xmit_seg(struct sock *sk, u32 seg, bool rtx)
 		return -ENOBUFS;
 	th = skb_push(skb, TONIC_HDR_LEN);
 	skb_reset_transport_header(skb);
-	tonic_fill_hdr(sk, th, TONIC_PKT_DATA, 0, oskb->len);
+	tonic_fill_hdr(sk, th, TONIC_PKT_DATA, rtx || ackreq ? TONIC_F_ACKREQ : 0,
+		       oskb->len);
 	th->seq = htonl(tsk->iss + 1 + seg);
 
 	err = tonic_transmit(sk, skb);
@@ -116,6 +117,9 @@ void tonic_send_ctl(struct sock *sk, int type, u32 seq, u32 sack, u8 flags,
 		th->seq = htonl(tsk->iss + 1 + seq);
 		break;
 	case TONIC_PKT_ACK:
+		/* Every ACK carries rcv_nxt: nothing is left to delay. */
+		tsk->ack_pending = 0;
+		tsk->delack_at = 0;
 		th->seq = htonl(tsk->iss + 1 + tsk->snd_ann);
 		th->sack = htonl(tsk->irs + 1 + sack);
 		th->grant = htonl(grant);

@@ -110,6 +110,8 @@ static void tonic_init_conn_state(struct sock *sk)
 	memset(tsk->ooo, 0, sizeof(tsk->ooo));
 	tsk->ooo_count = 0;
 	tsk->last_cnp = 0;
+	tsk->ack_pending = 0;
+	tsk->ack_pending_seg = 0;
 	tsk->fin_seg = 0;
 	tsk->fin_queued = false;
 	tsk->fin_sent = false;
@@ -122,6 +124,7 @@ static void tonic_init_conn_state(struct sock *sk)
 	tsk->ctl_at = 0;
 	tsk->engine_at = 0;
 	tsk->linger2_at = 0;
+	tsk->delack_at = 0;
 	tsk->eng = NULL;
 	bitmap_zero(tsk->rtx_seen, TONIC_RING);
 	tsk->srtt_us = 0;
@@ -205,6 +208,7 @@ void tonic_done(struct sock *sk)
 	tsk->ctl_at = 0;
 	tsk->engine_at = 0;
 	tsk->linger2_at = 0;
+	tsk->delack_at = 0;
 	tonic_timer_stop(sk);
 	tonic_sndbuf_purge(sk);
 	WRITE_ONCE(sk->sk_shutdown, SHUTDOWN_MASK);

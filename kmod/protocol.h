@@ -70,6 +70,7 @@ enum tonic_mib_field {
 	TONIC_MIB_LISTEN_DROPS,		/* SYNs dropped: backlog full */
 	TONIC_MIB_PROG_CLAMPED,		/* program outputs the engine clamped */
 	TONIC_MIB_ENGINE_BATCHES,	/* engine tx calls that emitted segments */
+	TONIC_MIB_DELAYED_ACKS,		/* ACKs sent by the delayed-ACK timer */
 	__TONIC_MIB_MAX
 };
 
@@ -96,6 +97,8 @@ struct tonic_mib {
  * @rto_low_us: engine's lowest timeout while at most @rto_low_segs segments
  *	are in flight (IRN's RTO_low)
  * @rto_low_segs: IRN's N; 0 = @rto_min_ms always
+ * @delack_segs: ACK at least every this many in-order full segments
+ * @delack_us: longest an ACK for in-order data is held
  */
 struct tonic_net {
 	struct net *net;
@@ -114,6 +117,8 @@ struct tonic_net {
 	int rmem_default;
 	int rto_low_us;
 	int rto_low_segs;
+	int delack_segs;
+	int delack_us;
 };
 
 extern unsigned int tonic_net_id;
@@ -172,6 +177,8 @@ enum {
  * @ooo: out-of-order segments by number & (TONIC_RING - 1)
  * @ooo_count: number of entries in @ooo
  * @last_cnp: time the last CNP was sent (ns)
+ * @ack_pending: in-order segments received since our last ACK
+ * @ack_pending_seg: the last of them (the SACK of a delayed ACK)
  * @fin_seg: segment number of our FIN once it is queued
  * @fin_queued: shutdown(SHUT_WR) or close(): FIN follows the data
  * @fin_sent: the FIN was sent at least once
@@ -189,6 +196,7 @@ enum {
  * @ctl_at: SYN/FIN/probe retransmission deadline (0 = off)
  * @engine_at: next engine timer deadline (0 = off)
  * @linger2_at: orphaned FIN_WAIT2 gives up at this time (0 = off)
+ * @delack_at: a delayed ACK is due (0 = none pending)
  * @deferred: TONIC_DEFER_* bits
  * @eng: this connection's engine instance (one flow, id 0); created on
  *	the first send, in process context
@@ -230,6 +238,8 @@ struct tonic_sock {
 	struct sk_buff *ooo[TONIC_RING];
 	u32 ooo_count;
 	u64 last_cnp;
+	u32 ack_pending;
+	u32 ack_pending_seg;
 
 	/* connection end */
 	u32 fin_seg;
@@ -248,6 +258,7 @@ struct tonic_sock {
 	u64 ctl_at;
 	u64 engine_at;
 	u64 linger2_at;
+	u64 delack_at;
 	unsigned long deferred;
 
 	struct tonic_engine *eng;
@@ -620,10 +631,12 @@ void tonic_send_ctl(struct sock *sk, int type, u32 seq, u32 sack, u8 flags,
  * @sk: the socket
  * @seg: relative segment number, must be announced and unacknowledged
  * @rtx: this is a retransmission
+ * @ackreq: ask the receiver to acknowledge it at once (the last segment
+ *	written so far; retransmissions always ask)
  *
  * Return: 0 or a negative errno.
  */
-int tonic_xmit_seg(struct sock *sk, u32 seg, bool rtx);
+int tonic_xmit_seg(struct sock *sk, u32 seg, bool rtx, bool ackreq);
 /**
  * tonic_make_synack() - build a SYN-ACK for @req
  * @sk: the listener

@@ -257,7 +257,14 @@ static void tonic_tx(struct sock *sk, u64 now)
 				set_bit(slot, tsk->rtx_seen);
 			else if (!tsk->sent_at[slot])
 				tsk->sent_at[slot] = now;
-			tonic_xmit_seg(sk, d[i].seg, d[i].rtx);
+			/* The receiver may hold its ACK: ask for one
+			 * for the last segment of a finished write, so
+			 * the end of a write never waits for the
+			 * delayed-ACK timer (TCP's PSH plays that part).
+			 */
+			tonic_xmit_seg(sk, d[i].seg, d[i].rtx,
+				       d[i].seg + 1 == tsk->snd_ann &&
+				       !tsk->ann_skb && !tsk->writing);
 		}
 	} while (n == ARRAY_SIZE(d));
 }

@@ -59,6 +59,10 @@ static struct ctl_table tonic_sysctl_template[] = {
 	TONIC_SYSCTL("rto_low_us", rto_low_us, &one, &max_rto_us),
 	/* flight (segments) up to which rto_low_us applies; 0 = off */
 	TONIC_SYSCTL("rto_low_segs", rto_low_segs, &zero, &max_low_segs),
+	/* ACK at least every this many in-order full segments; 1 = each */
+	TONIC_SYSCTL("delack_segs", delack_segs, &one, &max_window),
+	/* longest an ACK for in-order data is held, microseconds */
+	TONIC_SYSCTL("delack_us", delack_us, &one, &max_delay),
 };
 
 int tonic_sysctl_net_init(struct net *net)

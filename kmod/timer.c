@@ -100,6 +100,7 @@ void __tonic_timer_update(struct sock *sk)
 		tonic_deadline(&when, tsk->ctl_at);
 		tonic_deadline(&when, tsk->engine_at);
 		tonic_deadline(&when, tsk->linger2_at);
+		tonic_deadline(&when, tsk->delack_at);
 	}
 	if (when == U64_MAX) {
 		__tonic_timer_stop(sk);
@@ -189,6 +190,11 @@ void tonic_timer_work(struct sock *sk)
 		tonic_ctl_timeout(sk, now);
 		if (sk->sk_state == TCP_CLOSE)
 			return;
+	}
+	if (tsk->delack_at && now >= tsk->delack_at) {
+		TONIC_INC_STATS(sock_net(sk), TONIC_MIB_DELAYED_ACKS);
+		tonic_send_ctl(sk, TONIC_PKT_ACK, 0, tsk->ack_pending_seg,
+			       TONIC_F_SACK, 0);
 	}
 	if (tsk->engine_at && now >= tsk->engine_at) {
 		tsk->engine_at = 0;

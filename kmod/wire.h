@@ -31,6 +31,7 @@ enum tonic_pkt_type {
 #define TONIC_F_CNP	0x08	/* ACK: congestion notification (rate limited) */
 #define TONIC_F_GRANT	0x10	/* ACK: @grant carries new grant tokens */
 #define TONIC_F_DUP	0x20	/* ACK: that segment was a duplicate */
+#define TONIC_F_ACKREQ	0x40	/* DATA: acknowledge now (last of a burst) */
 
 struct tonichdr {
 	__be16	source;

@@ -23,7 +23,7 @@ cleanup() {
 trap cleanup EXIT
 
 # Counters in the spec's stats set
-N_STATS=33
+N_STATS=34
 
 tap_plan 26
 tap_check "without the module, the CLI says how to load it" bash -c \

@@ -22,6 +22,8 @@ static const char *const config_names[TONIC_A_CONFIG_MAX + 1] = {
 	[TONIC_A_CONFIG_RMEM_DEFAULT]	= "rmem_default",
 	[TONIC_A_CONFIG_RTO_LOW_US]	= "rto_low_us",
 	[TONIC_A_CONFIG_RTO_LOW_SEGS]	= "rto_low_segs",
+	[TONIC_A_CONFIG_DELACK_SEGS]	= "delack_segs",
+	[TONIC_A_CONFIG_DELACK_US]	= "delack_us",
 };
 
 /* Print a config message (also used by monitor). */
@@ -139,7 +141,7 @@ void config_usage(void)
 		"         NAME := segment_size | window | flush_delay_us | syn_retries |\n"
 		"                 fin_retries | rto_min_ms | cnp_interval_us |\n"
 		"                 wmem_default | rmem_default | rto_low_us |\n"
-		"                 rto_low_segs\n");
+		"                 rto_low_segs | delack_segs | delack_us\n");
 }
 
 int config_main(int argc, char **argv)

@@ -42,6 +42,7 @@ static const char *const stats_names[TONIC_A_STATS_MAX + 1] = {
 	[TONIC_A_STATS_PROG_CLAMPED]	= "prog_clamped",
 	[TONIC_A_STATS_ENGINE_BATCHES]	= "engine_batches",
 	[TONIC_A_STATS_ACTIVE_FLOWS]	= "active_flows",
+	[TONIC_A_STATS_DELAYED_ACKS]	= "delayed_acks",
 };
 
 static int stats_cb(const struct nlmsghdr *nlh, void *data)
