@@ -22,8 +22,10 @@
 # in BENCH_BUDGET seconds, default 600),
 # BENCH_PATHS / BENCH_STACKS (space-separated subsets by name),
 # BENCH_TONIC_PROGS (program names, instead of asking `tonic prog list`),
-# BENCH_PROFILE=1 or =PATH (perf record -a of the first bulk run of each
-# stack at 1 % loss, or on PATH).
+# BENCH_PROFILE=1 or =PATH (profile the first bulk run of each stack at
+# 1 % loss, or on PATH: with BENCH_PROFILER=tcgprof, set by
+# scripts/bench.sh when qemu has the tcgprof plugin, the run is framed for
+# the plugin; otherwise perf record -a).
 set -u
 out=${1:?usage: bench-vm.sh OUT_DIR}
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -50,6 +52,19 @@ ALL_PATHS=(
 )
 
 log() { echo "bench: $*" >&2; }
+
+# Profiling (see the main loop): the host's report needs the addresses of
+# every kernel, module and BPF symbol; BPF programs get theirs when loaded.
+profiler=
+case ${BENCH_PROFILE:-0} in
+0 | "") ;;
+*)
+	profiler=perf
+	[ "${BENCH_PROFILER:-}" = tcgprof ] && profiler=tcgprof
+	echo 0 >/proc/sys/kernel/kptr_restrict
+	echo 1 >/proc/sys/net/core/bpf_jit_kallsyms 2>/dev/null
+	;;
+esac
 
 [ -x "$perf" ] || { log "missing $perf"; exit 1; }
 
@@ -186,6 +201,9 @@ want() { # want LIST NAME: NAME is in the space-separated LIST (or LIST is empty
 total=0
 done_n=0
 
+# Set while a run is profiled by tcgprof: the label of its window.
+prof_label=
+
 run_one() { # run_one PATH NETEM STACK STACK_ARGS MODE
 	local path=$1 netem=$2 stack=$3 sargs=$4 mode=$5 margs f err='' rc=0 rec='' line=
 	f=$out/run.$path.$stack.$mode.$rep
@@ -201,11 +219,18 @@ run_one() { # run_one PATH NETEM STACK STACK_ARGS MODE
 	fi
 	: >"$f.out"
 	if [ -z "$err" ]; then
+		# The tcgprof plugin on the host polls this file (every 20 ms):
+		# its window is the client's whole run, setup to final drain.
+		[ -n "$prof_label" ] && echo "start $prof_label" >"$out/tcgprof.ctl"
 		# shellcheck disable=SC2086
 		ip netns exec $A timeout -k 5 $((dur + 90)) "$perf" -H 10.77.0.2 -P $PORT \
 			$sargs $margs -l "$dur" -q --label "$path/$stack/$mode" \
 			>"$f.out" 2>"$f.err"
 		rc=$?
+		if [ -n "$prof_label" ]; then
+			echo "stop $prof_label" >"$out/tcgprof.ctl"
+			echo "$path ${f##*/}" >"$out/tcgprof.$prof_label.run"
+		fi
 	fi
 	tail -n 1 "$f.out" >"$f.json"
 	# One jq per run (processes are slow to start under TCG): the record
@@ -326,11 +351,14 @@ jq -n --arg kernel "$(uname -r)" --arg date "$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
 	  environment: "qemu TCG guest, 2 vCPUs, veth between two network namespaces, TSO/GSO/GRO off"}' \
 	>"$out/meta.json"
 
-# BENCH_PROFILE=1 profiles the bulk runs at 1 % loss, BENCH_PROFILE=PATH
-# those of that path. Caveat: under TCG, perf's cpu-clock samples land
-# almost all in the idle loop and hardly ever in tonic-perf, even while
-# getrusage charges both processes most of the run; read such a profile
-# with care (Debian's kernel has no ftrace function profiler either).
+# BENCH_PROFILE=1 profiles the first bulk run of each stack at 1 % loss,
+# BENCH_PROFILE=PATH that of each stack on PATH. tcgprof: the plugin counts
+# the guest instructions of the run's window; the host maps them to the
+# symbols of kallsyms.STACK.txt (dumped after the run, so that module and
+# BPF symbols are those of the run) into profile.STACK.txt.
+# perf (fallback when qemu has no plugin): under TCG its cpu-clock samples
+# land almost all in the idle loop and hardly ever in tonic-perf, even
+# while getrusage charges both processes most of the run.
 profile_path=
 case ${BENCH_PROFILE:-0} in
 0 | "") ;;
@@ -347,7 +375,13 @@ for p in "${paths[@]}"; do
 			sname=${s%%|*}
 			sargs=${s#*|}
 			if [ "$pname" = "$profile_path" ] && [ "$rep" = 1 ] &&
-			   command -v perf >/dev/null; then
+			   [ "$profiler" = tcgprof ]; then
+				prof_label=$sname
+				run_one "$pname" "$netem" "$sname" "$sargs" stream
+				prof_label=
+				cat /proc/kallsyms >"$out/kallsyms.$sname.txt"
+			elif [ "$pname" = "$profile_path" ] && [ "$rep" = 1 ] &&
+			   [ "$profiler" = perf ] && command -v perf >/dev/null; then
 				# perf.data on the guest's tmpfs: writing it to the
 				# 9p work tree would show up in the profile.
 				perf record -a -g -o "/tmp/perf.$sname.data" -- sleep "$dur" \

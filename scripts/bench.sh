@@ -38,11 +38,34 @@ for v in BENCH_DURATION BENCH_REPEAT BENCH_BUDGET BENCH_PATHS BENCH_STACKS BENCH
 	[ -n "${!v+x}" ] && pass+=("$v=${!v}")
 done
 
+# BENCH_PROFILE: qemu counts guest instructions with the tcgprof plugin
+# (build/tcgprof.so); the guest frames each profiled run by writing
+# "start STACK" / "stop STACK" to $out/tcgprof.ctl, which the plugin polls.
+# Without the plugin the guest falls back to perf record (useless under
+# TCG, see Documentation/benchmarks.md).
+vm_args=()
+case ${BENCH_PROFILE:-0} in
+0 | "") ;;
+*)
+	abs_out=$(cd "$out" && pwd)
+	if [ -f build/tcgprof.so ] && [[ $abs_out != *,* && $repo != *,* ]]; then
+		: >"$abs_out/tcgprof.ctl"
+		vm_args=(--qemu-arg -plugin
+			--qemu-arg "$repo/build/tcgprof.so,ctl=$abs_out/tcgprof.ctl,out=$abs_out")
+		pass+=(BENCH_PROFILER=tcgprof)
+	else
+		echo "bench: build/tcgprof.so is not built (make deps; make tcgprof):" \
+			"profiling with perf in the guest, which is useless under TCG" >&2
+	fi
+	;;
+esac
+
 # The guest's speed depends on how busy the host is: keep its load.
 cut -d' ' -f1-3 /proc/loadavg >"$out/host-load.before"
 
 vm_rc=0
-scripts/vm-run.sh --timeout "$limit" -- env "${pass[@]}" ./scripts/bench-vm.sh "$out" 2>&1 |
+scripts/vm-run.sh --timeout "$limit" ${vm_args[@]+"${vm_args[@]}"} -- \
+	env "${pass[@]}" ./scripts/bench-vm.sh "$out" 2>&1 |
 	tee "$out/vm.log"
 [ "${PIPESTATUS[0]}" -eq 0 ] || vm_rc=1
 
@@ -63,7 +86,7 @@ if [ $vm_rc -ne 0 ]; then
 		echo "bench: $reason; measuring TCP alone in a second boot" >&2
 		mkdir -p "$out/crashed"
 		mv "$out"/runs.jsonl "$out"/vm.log "$out"/tonic.state "$out/crashed/" 2>/dev/null
-		scripts/vm-run.sh --timeout "$limit" -- \
+		scripts/vm-run.sh --timeout "$limit" ${vm_args[@]+"${vm_args[@]}"} -- \
 			env "${pass[@]}" BENCH_TONIC_SKIP="$reason" ./scripts/bench-vm.sh "$out" 2>&1 |
 			tee "$out/vm.log"
 		;;
@@ -71,6 +94,21 @@ if [ $vm_rc -ne 0 ]; then
 fi
 
 cut -d' ' -f1-3 /proc/loadavg >"$out/host-load.after"
+
+# Flat profiles of the tcgprof windows: the plugin wrote the instruction
+# counts per block (tcgprof.STACK.raw), the guest its kallsyms after the
+# run and "PATH RUN" in tcgprof.STACK.run (RUN.json has the bytes moved).
+for raw in "$out"/tcgprof.*.raw; do
+	[ -f "$raw" ] || continue
+	stack=${raw##*/tcgprof.}
+	stack=${stack%.raw}
+	read -r ppath prun <"$out/tcgprof.$stack.run" 2>/dev/null || { ppath="?"; prun=none; }
+	bytes=$(jq -r '.server.rx // 0' "$out/$prun.json" 2>/dev/null)
+	python3 scripts/tcgprof-report.py "$raw" "$out/kallsyms.$stack.txt" \
+		--title "$stack, bulk on path $ppath" --bytes "${bytes:-0}" \
+		>"$out/profile.$stack.txt" ||
+		echo "bench: no profile for $stack (see $raw)" >&2
+done
 python3 scripts/bench-report.py "$out" "$results" || exit 1
 if [ $vm_rc -ne 0 ]; then
 	echo "bench: a VM run failed (kernel crash, warning or timeout): see $out/vm.log" >&2

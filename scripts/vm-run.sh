@@ -3,7 +3,8 @@
 #
 # Run a command inside a throwaway VM booted on the installed 6.12 kernel.
 #
-#   scripts/vm-run.sh [--timeout SECONDS] [--mem MB] -- COMMAND [ARGS...]
+#   scripts/vm-run.sh [--timeout SECONDS] [--mem MB] [--qemu-arg ARG]... \
+#       -- COMMAND [ARGS...]
 #
 # qemu runs under TCG (nested KVM does not work on these machines). The
 # guest sees the host's root read-only and this work tree read-write at the
@@ -11,19 +12,26 @@
 # The exit code is COMMAND's; it is non-zero as well when the run times out
 # or the kernel log shows a warning, BUG, oops, refcount, lockdep or
 # hung-task report. On failure the guest console and kernel log are shown.
+# --qemu-arg passes one more argument to qemu as is (repeat it for more),
+# e.g. `--qemu-arg -plugin --qemu-arg build/tcgprof.so,ctl=FILE`.
 set -euo pipefail
 
 timeout_s=600
 mem=3072
+qemu_extra=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--timeout) timeout_s=$2; shift 2 ;;
 	--mem) mem=$2; shift 2 ;;
+	--qemu-arg) qemu_extra+=("$2"); shift 2 ;;
 	--) shift; break ;;
 	*) break ;;
 	esac
 done
-[ $# -gt 0 ] || { echo "usage: $0 [--timeout S] [--mem MB] -- COMMAND..." >&2; exit 2; }
+[ $# -gt 0 ] || {
+	echo "usage: $0 [--timeout S] [--mem MB] [--qemu-arg ARG]... -- COMMAND..." >&2
+	exit 2
+}
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
 case $repo in
@@ -59,7 +67,7 @@ timeout --foreground -k 10 "$timeout_s" \
 	-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
 	-virtfs local,path="$repo",mount_tag=worktree,security_model=none,multidevs=remap \
 	-append "console=ttyS0 panic=-1 quiet loglevel=1 tonic.repo=$repo tonic.run=$rel" \
-	</dev/null 2>&1 | tr -d '\r' | tee "$console"
+	${qemu_extra[@]+"${qemu_extra[@]}"} </dev/null 2>&1 | tr -d '\r' | tee "$console"
 qemu_rc=${PIPESTATUS[0]}
 set -e
 
