@@ -78,7 +78,16 @@ int tonic_xmit_seg(struct sock *sk, u32 seg, bool rtx, bool ackreq)
 	if (WARN_ON_ONCE(!oskb || TONIC_SKB_CB(oskb)->seg != seg))
 		return -EINVAL;
 
-	skb = __pskb_copy(oskb, MAX_TONIC_HEADER, GFP_ATOMIC);
+	/*
+	 * As tcp_transmit_skb(): the payload is in page fragments and the
+	 * queued segment never uses its headroom, so a clone can push its
+	 * headers there, unless an earlier clone still does (a retransmission
+	 * while the first copy sits in a queue): then copy the head.
+	 */
+	if (unlikely(skb_cloned(oskb)))
+		skb = __pskb_copy(oskb, MAX_TONIC_HEADER, GFP_ATOMIC);
+	else
+		skb = skb_clone(oskb, GFP_ATOMIC);
 	if (!skb)
 		return -ENOBUFS;
 	th = skb_push(skb, TONIC_HDR_LEN);

@@ -217,7 +217,10 @@ static void tonic_advance_head(struct sock *sk, u32 head)
 	if (freed) {
 		tsk->rto_strikes = 0;
 		sk_mem_reclaim(sk);
-		sk->sk_write_space(sk);
+		/* As tcp_check_space(): only a writer that ran out waits. */
+		if (sk->sk_socket &&
+		    test_bit(SOCK_NOSPACE, &sk->sk_socket->flags))
+			sk->sk_write_space(sk);
 	}
 }
 
@@ -498,7 +501,8 @@ int tonic_sndbuf_append(struct sock *sk, struct msghdr *msg, size_t size,
 		if (!skb || skb->len >= tsk->seg_size) {
 			if (!sk_stream_memory_free(sk))
 				goto wait;
-			skb = alloc_skb(MAX_TONIC_HEADER, sk->sk_allocation);
+			/* fclone: transmitting clones it (tonic_xmit_seg()) */
+			skb = alloc_skb_fclone(MAX_TONIC_HEADER, sk->sk_allocation);
 			if (!skb)
 				goto wait;
 			if (!sk_wmem_schedule(sk, skb->truesize)) {

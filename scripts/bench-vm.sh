@@ -41,7 +41,7 @@ PORT=5201
 runs=$out/runs.jsonl
 : >"$runs"
 
-# name|netem arguments (applied to the egress of both veth ends, so loss
+# name|netem arguments (applied to what each veth end receives, so loss
 # and delay hit data and acknowledgements alike; empty = no qdisc).
 ALL_PATHS=(
 	"clean|"
@@ -78,19 +78,32 @@ setup_net() {
 	ip -n $B addr add 10.77.0.2/24 dev vb &&
 	ip -n $A link set lo up && ip -n $B link set lo up &&
 	ip -n $A link set va up && ip -n $B link set vb up || return 1
-	# Packets on the veth are wire-sized, so netem's loss rate is per
-	# packet and not per 64 KB GSO burst (and every stack pays the same
-	# per-packet cost).
+	# Packets on the veth are wire-sized: TCP's GSO packets are cut
+	# before they leave, nobody gets GRO.
 	ip netns exec $A ethtool -K va tso off gso off gro off >/dev/null 2>&1
 	ip netns exec $B ethtool -K vb tso off gso off gro off >/dev/null 2>&1
+	# netem runs where packets arrive, on an ifb fed by the veth's
+	# ingress: an egress qdisc would see TCP's GSO packets before they
+	# are cut (GSO is always on for TCP) and drop 64 KB bursts whole,
+	# one loss event where Tonic gets about 45.
+	local ns dev ifb
+	for ns in $A $B; do
+		dev=va ifb=ifa
+		[ $ns = $B ] && dev=vb ifb=ifb
+		ip -n $ns link add $ifb type ifb &&
+		ip -n $ns link set $ifb up &&
+		tc -n $ns qdisc add dev $dev handle ffff: ingress &&
+		tc -n $ns filter add dev $dev parent ffff: matchall \
+			action mirred egress redirect dev $ifb || return 1
+	done
 	return 0
 }
 
 set_path() {
 	local args=$1 dev ns
 	for ns in $A $B; do
-		dev=va
-		[ $ns = $B ] && dev=vb
+		dev=ifa
+		[ $ns = $B ] && dev=ifb
 		tc -n $ns qdisc del dev $dev root 2>/dev/null
 		if [ -n "$args" ]; then
 			# shellcheck disable=SC2086
