@@ -49,6 +49,7 @@
 #define TONIC_CF_GRANT		0x08
 #define TONIC_CF_ECE		0x10
 #define TONIC_CF_RTT		0x20
+#define TONIC_CF_DUP		0x40
 #define TONIC_OUT_RTX		0x01
 #define TONIC_OUT_WND		0x02
 #define TONIC_OUT_RATE		0x04

@@ -103,7 +103,7 @@ static void tonic_queue_rcv(struct sock *sk, struct sk_buff *skb)
  */
 static bool tonic_ack_later(struct sock *sk, u32 seg, bool quick)
 {
-	struct tonic_net *tn = tonic_pernet(sock_net(sk));
+	struct tonic_net *tn = tonic_sk_net(sk);
 	struct tonic_sock *tsk = tonic_sk(sk);
 
 	if (quick || ++tsk->ack_pending >= READ_ONCE(tn->delack_segs))
@@ -121,7 +121,6 @@ static bool tonic_ack_later(struct sock *sk, u32 seg, bool quick)
 static void tonic_data_rcv(struct sock *sk, struct sk_buff *skb, u32 seg)
 {
 	struct tonic_sock *tsk = tonic_sk(sk);
-	struct net *net = sock_net(sk);
 	u8 ce = TONIC_SKB_CB(skb)->ce;
 	u8 aflags = TONIC_F_SACK;
 	u32 len = skb->len - TONIC_HDR_LEN;
@@ -130,24 +129,24 @@ static void tonic_data_rcv(struct sock *sk, struct sk_buff *skb, u32 seg)
 	u32 grant = 0;
 
 	tsk->stats.segs_in++;
-	TONIC_INC_STATS(net, TONIC_MIB_SEGS_IN);
+	TONIC_SK_INC_STATS(sk, TONIC_MIB_SEGS_IN);
 
 	if (tonic_seg_before(seg, tsk->rcv_nxt) || tsk->peer_fin) {
 		tsk->stats.dup_segs_in++;
-		TONIC_INC_STATS(net, TONIC_MIB_DROP_DUP);
+		TONIC_SK_INC_STATS(sk, TONIC_MIB_DROP_DUP);
 		aflags |= TONIC_F_DUP;
 		kfree_skb(skb);
 		goto ack;
 	}
 	if (!tonic_seg_before(seg, tsk->rcv_nxt + tsk->window)) {
-		TONIC_INC_STATS(net, TONIC_MIB_DROP_WINDOW);
+		TONIC_SK_INC_STATS(sk, TONIC_MIB_DROP_WINDOW);
 		aflags = 0;
 		kfree_skb(skb);
 		goto ack;
 	}
 	if (atomic_read(&sk->sk_rmem_alloc) > 2 * READ_ONCE(sk->sk_rcvbuf) ||
 	    !sk_rmem_schedule(sk, skb, skb->truesize)) {
-		TONIC_INC_STATS(net, TONIC_MIB_DROP_MEM);
+		TONIC_SK_INC_STATS(sk, TONIC_MIB_DROP_MEM);
 		aflags = 0;
 		kfree_skb(skb);
 		goto ack;
@@ -184,7 +183,7 @@ static void tonic_data_rcv(struct sock *sk, struct sk_buff *skb, u32 seg)
 			aflags |= TONIC_F_NACK;
 		if (*slot) {
 			tsk->stats.dup_segs_in++;
-			TONIC_INC_STATS(net, TONIC_MIB_DROP_DUP);
+			TONIC_SK_INC_STATS(sk, TONIC_MIB_DROP_DUP);
 			aflags |= TONIC_F_DUP;
 			kfree_skb(skb);
 		} else {
@@ -198,7 +197,7 @@ static void tonic_data_rcv(struct sock *sk, struct sk_buff *skb, u32 seg)
 ack:
 	if (ce) {
 		u64 now = tonic_now();
-		u64 ival = (u64)READ_ONCE(tonic_pernet(net)->cnp_interval_us) *
+		u64 ival = (u64)READ_ONCE(tonic_sk_net(sk)->cnp_interval_us) *
 			   NSEC_PER_USEC;
 
 		if (tsk->signals & TONIC_SIG_ECE)
@@ -228,7 +227,7 @@ static void tonic_fin_rcv(struct sock *sk, u32 seg)
 		if (tsk->peer_fin && seg + 1 == tsk->rcv_nxt)
 			tonic_send_ctl(sk, TONIC_PKT_ACK, 0, seg, TONIC_F_SACK, 0);
 		else
-			TONIC_INC_STATS(sock_net(sk), TONIC_MIB_DROP_STATE);
+			TONIC_SK_INC_STATS(sk, TONIC_MIB_DROP_STATE);
 		return;
 	}
 	tsk->rcv_nxt++;
@@ -302,24 +301,24 @@ static void tonic_rcv_synsent(struct sock *sk, struct sk_buff *skb)
 	u16 seg, win;
 
 	if (ntohl(th->ack) != tsk->iss + 1) {
-		TONIC_INC_STATS(sock_net(sk), TONIC_MIB_DROP_STATE);
+		TONIC_SK_INC_STATS(sk, TONIC_MIB_DROP_STATE);
 		return;
 	}
 	if (th->type == TONIC_PKT_RST) {
-		TONIC_INC_STATS(sock_net(sk), TONIC_MIB_RSTS_IN);
-		TONIC_INC_STATS(sock_net(sk), TONIC_MIB_CONN_FAILED);
+		TONIC_SK_INC_STATS(sk, TONIC_MIB_RSTS_IN);
+		TONIC_SK_INC_STATS(sk, TONIC_MIB_CONN_FAILED);
 		tonic_reset(sk, ECONNREFUSED);
 		return;
 	}
 	if (th->type != TONIC_PKT_SYNACK) {
-		TONIC_INC_STATS(sock_net(sk), TONIC_MIB_DROP_STATE);
+		TONIC_SK_INC_STATS(sk, TONIC_MIB_DROP_STATE);
 		return;
 	}
 	opt = (const struct tonic_synopt *)(th + 1);
 	seg = ntohs(opt->seg_size);
 	win = ntohs(opt->window);
 	if (seg < TONIC_MIN_SEGMENT || !win) {
-		TONIC_INC_STATS(sock_net(sk), TONIC_MIB_DROP_MALFORMED);
+		TONIC_SK_INC_STATS(sk, TONIC_MIB_DROP_MALFORMED);
 		return;
 	}
 	tsk->seg_size = min(tsk->seg_size, seg);
@@ -349,7 +348,7 @@ static void tonic_rcv_listen(struct sock *sk, struct sk_buff *skb)
 		return;
 	}
 	if (th->type != TONIC_PKT_RST) {
-		TONIC_INC_STATS(sock_net(sk), TONIC_MIB_DROP_NOSOCK);
+		TONIC_SK_INC_STATS(sk, TONIC_MIB_DROP_NOSOCK);
 		tonic_send_reset_skb(sk, skb);
 	}
 }
@@ -365,7 +364,7 @@ static void tonic_rcv_conn(struct sock *sk, struct sk_buff *skb)
 
 	switch (type) {
 	case TONIC_PKT_SYN:
-		TONIC_INC_STATS(sock_net(sk), TONIC_MIB_DROP_STATE);
+		TONIC_SK_INC_STATS(sk, TONIC_MIB_DROP_STATE);
 		goto drop;
 	case TONIC_PKT_SYNACK:
 		/* Our final ACK was lost: the server repeats its SYN-ACK. */
@@ -374,10 +373,10 @@ static void tonic_rcv_conn(struct sock *sk, struct sk_buff *skb)
 		goto drop;
 	case TONIC_PKT_RST:
 		if (!tonic_rst_valid(sk, ntohl(th->seq))) {
-			TONIC_INC_STATS(sock_net(sk), TONIC_MIB_DROP_STATE);
+			TONIC_SK_INC_STATS(sk, TONIC_MIB_DROP_STATE);
 			goto drop;
 		}
-		TONIC_INC_STATS(sock_net(sk), TONIC_MIB_RSTS_IN);
+		TONIC_SK_INC_STATS(sk, TONIC_MIB_RSTS_IN);
 		if (sk->sk_state == TCP_LAST_ACK || sk->sk_state == TCP_CLOSING)
 			tonic_done(sk);
 		else
@@ -389,7 +388,7 @@ static void tonic_rcv_conn(struct sock *sk, struct sk_buff *skb)
 	/* The ack field may not acknowledge what we never sent. */
 	if (tonic_seg_before(tsk->snd_end + 1, ack) ||
 	    tonic_seg_before(ack + TONIC_MAX_WINDOW * 2, tsk->snd_una)) {
-		TONIC_INC_STATS(sock_net(sk), TONIC_MIB_DROP_STATE);
+		TONIC_SK_INC_STATS(sk, TONIC_MIB_DROP_STATE);
 		goto drop;
 	}
 
@@ -408,7 +407,7 @@ static void tonic_rcv_conn(struct sock *sk, struct sk_buff *skb)
 
 	switch (type) {
 	case TONIC_PKT_ACK:
-		TONIC_INC_STATS(sock_net(sk), TONIC_MIB_ACKS_IN);
+		TONIC_SK_INC_STATS(sk, TONIC_MIB_ACKS_IN);
 		tonic_ack_rcv(sk, ack, ntohl(th->sack) - (tsk->iss + 1),
 			      th->flags, ntohl(th->grant), wnd);
 		break;
@@ -450,7 +449,7 @@ int tonic_rcv(struct sock *sk, struct sk_buff *skb)
 		tonic_rcv_synsent(sk, skb);
 		break;
 	case TCP_CLOSE:
-		TONIC_INC_STATS(sock_net(sk), TONIC_MIB_DROP_STATE);
+		TONIC_SK_INC_STATS(sk, TONIC_MIB_DROP_STATE);
 		break;
 	default:
 		tonic_rcv_conn(sk, skb);
@@ -482,18 +481,18 @@ struct sock *tonic_check_req(struct sock *sk, struct sk_buff *skb,
 	}
 	if (ntohl(th->ack) != treq->iss + 1 ||
 	    ntohl(th->seq) - (treq->irs + 1) > TONIC_MAX_WINDOW) {
-		TONIC_INC_STATS(sock_net(sk), TONIC_MIB_DROP_STATE);
+		TONIC_SK_INC_STATS(sk, TONIC_MIB_DROP_STATE);
 		req->rsk_ops->send_reset(sk, skb, SK_RST_REASON_NOT_SPECIFIED);
 		return NULL;
 	}
 	child = inet_csk(sk)->icsk_af_ops->syn_recv_sock(sk, skb, req, NULL,
 							 req, &own_req);
 	if (!child) {
-		TONIC_INC_STATS(sock_net(sk), TONIC_MIB_LISTEN_DROPS);
+		TONIC_SK_INC_STATS(sk, TONIC_MIB_LISTEN_DROPS);
 		return NULL;
 	}
 	if (own_req)
-		TONIC_INC_STATS(sock_net(sk), TONIC_MIB_PASSIVE_OPENS);
+		TONIC_SK_INC_STATS(sk, TONIC_MIB_PASSIVE_OPENS);
 	else
 		*stolen = true;	/* another CPU made the child first */
 	return inet_csk_complete_hashdance(sk, child, req, own_req);
@@ -533,7 +532,7 @@ int tonic_sk_receive_skb(struct sock *sk, struct sk_buff *skb, bool refcounted)
 				  READ_ONCE(sk->sk_sndbuf))) {
 		bh_unlock_sock(sk);
 		atomic_inc(&sk->sk_drops);
-		TONIC_INC_STATS(sock_net(sk), TONIC_MIB_DROP_MEM);
+		TONIC_SK_INC_STATS(sk, TONIC_MIB_DROP_MEM);
 		goto discard;
 	}
 	bh_unlock_sock(sk);

@@ -98,10 +98,10 @@ int tonic_xmit_seg(struct sock *sk, u32 seg, bool rtx, bool ackreq)
 
 	err = tonic_transmit(sk, skb);
 	tsk->stats.segs_out++;
-	TONIC_INC_STATS(sock_net(sk), TONIC_MIB_SEGS_OUT);
+	TONIC_SK_INC_STATS(sk, TONIC_MIB_SEGS_OUT);
 	if (rtx) {
 		tsk->stats.retransmits++;
-		TONIC_INC_STATS(sock_net(sk), TONIC_MIB_SEGS_RTX);
+		TONIC_SK_INC_STATS(sk, TONIC_MIB_SEGS_RTX);
 	}
 	return err;
 }
@@ -132,20 +132,20 @@ void tonic_send_ctl(struct sock *sk, int type, u32 seq, u32 sack, u8 flags,
 		th->seq = htonl(tsk->iss + 1 + tsk->snd_ann);
 		th->sack = htonl(tsk->irs + 1 + sack);
 		th->grant = htonl(grant);
-		TONIC_INC_STATS(sock_net(sk), TONIC_MIB_ACKS_OUT);
+		TONIC_SK_INC_STATS(sk, TONIC_MIB_ACKS_OUT);
 		if (flags & TONIC_F_NACK)
-			TONIC_INC_STATS(sock_net(sk), TONIC_MIB_NACKS_OUT);
+			TONIC_SK_INC_STATS(sk, TONIC_MIB_NACKS_OUT);
 		if (flags & TONIC_F_CNP)
-			TONIC_INC_STATS(sock_net(sk), TONIC_MIB_CNPS_OUT);
+			TONIC_SK_INC_STATS(sk, TONIC_MIB_CNPS_OUT);
 		if (flags & TONIC_F_ECE)
-			TONIC_INC_STATS(sock_net(sk), TONIC_MIB_ECE_OUT);
+			TONIC_SK_INC_STATS(sk, TONIC_MIB_ECE_OUT);
 		if (flags & TONIC_F_GRANT)
-			TONIC_INC_STATS(sock_net(sk), TONIC_MIB_GRANTS_OUT);
+			TONIC_SK_INC_STATS(sk, TONIC_MIB_GRANTS_OUT);
 		break;
 	case TONIC_PKT_RST:
 		/* The peer checks seq against its rcv_nxt. */
 		th->seq = htonl(tsk->iss + 1 + tsk->snd_una);
-		TONIC_INC_STATS(sock_net(sk), TONIC_MIB_RSTS_OUT);
+		TONIC_SK_INC_STATS(sk, TONIC_MIB_RSTS_OUT);
 		break;
 	default:
 		th->seq = htonl(tsk->iss + 1 + tsk->snd_ann);
@@ -199,7 +199,7 @@ int tonic_send_syn(struct sock *sk)
 	tsk->retries = 0;
 	tsk->rto_ms = TCP_TIMEOUT_INIT * 1000 / HZ;
 	tsk->ctl_at = tonic_now() + (u64)tsk->rto_ms * NSEC_PER_MSEC;
-	TONIC_INC_STATS(sock_net(sk), TONIC_MIB_ACTIVE_OPENS);
+	TONIC_SK_INC_STATS(sk, TONIC_MIB_ACTIVE_OPENS);
 	tonic_xmit_syn(sk);
 	tonic_timer_update(sk);
 	return 0;
@@ -207,7 +207,7 @@ int tonic_send_syn(struct sock *sk)
 
 void tonic_resend_syn(struct sock *sk)
 {
-	TONIC_INC_STATS(sock_net(sk), TONIC_MIB_SYN_RTX);
+	TONIC_SK_INC_STATS(sk, TONIC_MIB_SYN_RTX);
 	tonic_xmit_syn(sk);
 }
 

@@ -137,6 +137,7 @@ int tonic_init_sock(struct sock *sk)
 	struct tonic_net *tn = tonic_pernet(sock_net(sk));
 	struct tonic_sock *tsk = tonic_sk(sk);
 
+	tsk->tn = tn;
 	tonic_init_conn_state(sk);
 	tsk->deferred = 0;
 	tsk->seg_size = 0;

@@ -161,6 +161,7 @@ enum {
  * @proto_name: TONIC_PROTOCOL ("" = the namespace default)
  * @proto_used: the protocol resolved at connect/accept ("" before)
  * @proto_ops: its engine ops, resolved with @proto_used (NULL before)
+ * @tn: the namespace state (tonic_sk_net())
  * @snd_una: head: first segment not cumulatively acknowledged
  * @snd_ann: tonic-tail: first segment not yet announced to the engine
  * @snd_end: tail: number of segments created (the last may still grow)
@@ -220,6 +221,7 @@ struct tonic_sock {
 	char proto_name[TONIC_PROTO_NAME_MAX];
 	char proto_used[TONIC_PROTO_NAME_MAX];
 	const struct tonic_proto_ops *proto_ops;
+	struct tonic_net *tn;
 
 	/* send side, segment numbers relative to iss + 1 */
 	u32 snd_una;
@@ -284,6 +286,21 @@ static inline struct tonic_sock *tonic_sk(const struct sock *sk)
 {
 	return (struct tonic_sock *)sk;
 }
+
+/*
+ * The namespace state of a socket, without net_generic()'s RCU section:
+ * a socket holds its namespace, so the pointer it got at creation stays
+ * valid (per-packet paths update several counters).
+ */
+static inline struct tonic_net *tonic_sk_net(const struct sock *sk)
+{
+	return tonic_sk(sk)->tn;
+}
+
+#define TONIC_SK_INC_STATS(sk, field)	\
+	this_cpu_inc(tonic_sk_net(sk)->mib->mibs[field])
+#define TONIC_SK_ADD_STATS(sk, field, n)	\
+	this_cpu_add(tonic_sk_net(sk)->mib->mibs[field], n)
 
 /**
  * struct tonic_request_sock - a connection in the SYN-ACK phase

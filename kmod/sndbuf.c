@@ -65,7 +65,7 @@ void tonic_sndbuf_purge(struct sock *sk)
 
 int tonic_flow_start(struct sock *sk)
 {
-	struct tonic_net *tn = tonic_pernet(sock_net(sk));
+	struct tonic_net *tn = tonic_sk_net(sk);
 	struct tonic_engine_cfg cfg = { .flows_hint = 1 };
 	struct tonic_sock *tsk = tonic_sk(sk);
 	struct tonic_flow_params p = {};
@@ -180,7 +180,7 @@ static void tonic_announce(struct sock *sk, u64 now)
 		tsk->subseg_wait = true;
 		tsk->flush_at = 0;
 		tsk->stats.subsegments++;
-		TONIC_INC_STATS(sock_net(sk), TONIC_MIB_SUBSEGS);
+		TONIC_SK_INC_STATS(sk, TONIC_MIB_SUBSEGS);
 	}
 arm:
 	/* A short tail waits T for more data (TONIC.md §7). */
@@ -252,7 +252,7 @@ static void tonic_tx(struct sock *sk, u64 now)
 	do {
 		n = tonic_engine_tx(tsk->eng, now, d, ARRAY_SIZE(d));
 		if (n)
-			TONIC_INC_STATS(sock_net(sk), TONIC_MIB_ENGINE_BATCHES);
+			TONIC_SK_INC_STATS(sk, TONIC_MIB_ENGINE_BATCHES);
 		for (i = 0; i < n; i++) {
 			u32 slot = d[i].seg & (TONIC_RING - 1);
 
@@ -281,7 +281,7 @@ static bool tonic_can_send_data(const struct sock *sk)
 static void tonic_maybe_send_fin(struct sock *sk, u64 now)
 {
 	struct tonic_sock *tsk = tonic_sk(sk);
-	struct tonic_net *tn = tonic_pernet(sock_net(sk));
+	struct tonic_net *tn = tonic_sk_net(sk);
 
 	if (!tsk->fin_queued || tsk->fin_sent || !tonic_all_acked(sk))
 		return;
@@ -316,7 +316,7 @@ void tonic_push(struct sock *sk)
 	tonic_maybe_send_fin(sk, now);
 	if (!tsk->fin_sent && tonic_probe_needed(sk) && !tsk->ctl_at) {
 		tsk->retries = 0;
-		tsk->rto_ms = READ_ONCE(tonic_pernet(sock_net(sk))->rto_min_ms);
+		tsk->rto_ms = READ_ONCE(tonic_sk_net(sk)->rto_min_ms);
 		tsk->ctl_at = now + (u64)tsk->rto_ms * NSEC_PER_MSEC;
 	}
 	tonic_timer_update(sk);
@@ -330,7 +330,7 @@ static void tonic_count_clamps(struct sock *sk)
 
 	tonic_engine_stats(tsk->eng, &est);
 	if (est.violations > tsk->clamps_seen) {
-		TONIC_ADD_STATS(sock_net(sk), TONIC_MIB_PROG_CLAMPED,
+		TONIC_SK_ADD_STATS(sk, TONIC_MIB_PROG_CLAMPED,
 				est.violations - tsk->clamps_seen);
 		tsk->clamps_seen = est.violations;
 	}
@@ -387,11 +387,16 @@ void tonic_ack_rcv(struct sock *sk, u32 ack, u32 sack, u8 flags, u32 grant,
 					(tsk->srtt_us * 7 + us) / 8 : us;
 			}
 		}
+		if (flags & TONIC_F_DUP) {
+			/* DSACK: lets a protocol undo a spurious resend */
+			e->flags |= TONIC_CF_DUP;
+			e->sack = sack;
+		}
 		if (flags & TONIC_F_NACK) {
 			e->type = TONIC_CTRL_NACK;
 			e->flags |= TONIC_CF_NACK;
 			e->nack = cum;
-			TONIC_INC_STATS(sock_net(sk), TONIC_MIB_NACKS_IN);
+			TONIC_SK_INC_STATS(sk, TONIC_MIB_NACKS_IN);
 		}
 		if (flags & TONIC_F_ECE)
 			e->flags |= TONIC_CF_ECE;
@@ -406,7 +411,7 @@ void tonic_ack_rcv(struct sock *sk, u32 ack, u32 sack, u8 flags, u32 grant,
 		ev[n].flow_id = TONIC_FLOW_ID;
 		ev[n].type = TONIC_CTRL_CNP;
 		n++;
-		TONIC_INC_STATS(sock_net(sk), TONIC_MIB_CNPS_IN);
+		TONIC_SK_INC_STATS(sk, TONIC_MIB_CNPS_IN);
 	}
 	if (flags & TONIC_F_GRANT) {
 		ev[n].flow_id = TONIC_FLOW_ID;
@@ -414,7 +419,7 @@ void tonic_ack_rcv(struct sock *sk, u32 ack, u32 sack, u8 flags, u32 grant,
 		ev[n].flags = TONIC_CF_GRANT;
 		ev[n].grant = grant;
 		n++;
-		TONIC_INC_STATS(sock_net(sk), TONIC_MIB_GRANTS_IN);
+		TONIC_SK_INC_STATS(sk, TONIC_MIB_GRANTS_IN);
 	}
 	if (n) {
 		tonic_engine_ctrl(tsk->eng, ev, n, now);
@@ -439,7 +444,7 @@ void tonic_flow_timer(struct sock *sk, u64 now)
 	tonic_count_clamps(sk);
 	if (!tonic_engine_flow_stats(tsk->eng, TONIC_FLOW_ID, &st) &&
 	    st.timeouts > before) {
-		TONIC_ADD_STATS(sock_net(sk), TONIC_MIB_TIMEOUTS,
+		TONIC_SK_ADD_STATS(sk, TONIC_MIB_TIMEOUTS,
 				st.timeouts - before);
 		tonic_nl_event_flow(sk, TONIC_EVENT_TIMEOUT, 0);
 		tsk->rto_strikes += min_t(u64, st.timeouts - before,
@@ -450,7 +455,7 @@ void tonic_flow_timer(struct sock *sk, u64 now)
 	 * orphan gives up sooner, like TCP's tcp_orphan_retries.
 	 */
 	if (tsk->rto_strikes > (sock_flag(sk, SOCK_DEAD) ?
-				READ_ONCE(tonic_pernet(sock_net(sk))->fin_retries) :
+				READ_ONCE(tonic_sk_net(sk)->fin_retries) :
 				TONIC_MAX_RTO_STRIKES)) {
 		tonic_send_ctl(sk, TONIC_PKT_RST, 0, 0, 0, 0);
 		tonic_reset(sk, ETIMEDOUT);

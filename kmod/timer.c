@@ -127,14 +127,14 @@ void tonic_timer_update(struct sock *sk)
 /* SYN, FIN or window probe retransmission is due. */
 static void tonic_ctl_timeout(struct sock *sk, u64 now)
 {
-	struct tonic_net *tn = tonic_pernet(sock_net(sk));
+	struct tonic_net *tn = tonic_sk_net(sk);
 	struct tonic_sock *tsk = tonic_sk(sk);
 	int err;
 
 	tsk->ctl_at = 0;
 	if (sk->sk_state == TCP_SYN_SENT) {
 		if (tsk->retries >= READ_ONCE(tn->syn_retries)) {
-			TONIC_INC_STATS(sock_net(sk), TONIC_MIB_CONN_FAILED);
+			TONIC_SK_INC_STATS(sk, TONIC_MIB_CONN_FAILED);
 			err = READ_ONCE(sk->sk_err_soft) ? : ETIMEDOUT;
 			tonic_reset(sk, err);
 			return;
@@ -154,7 +154,7 @@ static void tonic_ctl_timeout(struct sock *sk, u64 now)
 		tsk->retries++;
 		tsk->rto_ms = min_t(u32, tsk->rto_ms * 2, 60000);
 		tsk->ctl_at = now + (u64)tsk->rto_ms * NSEC_PER_MSEC;
-		TONIC_INC_STATS(sock_net(sk), TONIC_MIB_FIN_RTX);
+		TONIC_SK_INC_STATS(sk, TONIC_MIB_FIN_RTX);
 		tonic_send_ctl(sk, TONIC_PKT_FIN, tsk->fin_seg, 0, 0, 0);
 		return;
 	}
@@ -169,7 +169,7 @@ static void tonic_ctl_timeout(struct sock *sk, u64 now)
 		tsk->retries++;
 		tsk->rto_ms = min_t(u32, tsk->rto_ms * 2, 10000);
 		tsk->ctl_at = now + (u64)tsk->rto_ms * NSEC_PER_MSEC;
-		TONIC_INC_STATS(sock_net(sk), TONIC_MIB_PROBES_OUT);
+		TONIC_SK_INC_STATS(sk, TONIC_MIB_PROBES_OUT);
 		tonic_send_ctl(sk, TONIC_PKT_PROBE, 0, 0, 0, 0);
 	}
 }
@@ -192,7 +192,7 @@ void tonic_timer_work(struct sock *sk)
 			return;
 	}
 	if (tsk->delack_at && now >= tsk->delack_at) {
-		TONIC_INC_STATS(sock_net(sk), TONIC_MIB_DELAYED_ACKS);
+		TONIC_SK_INC_STATS(sk, TONIC_MIB_DELAYED_ACKS);
 		tonic_send_ctl(sk, TONIC_PKT_ACK, 0, tsk->ack_pending_seg,
 			       TONIC_F_SACK, 0);
 	}

@@ -83,32 +83,27 @@ setup_net() {
 	ip netns exec $A ethtool -K va tso off gso off gro off >/dev/null 2>&1
 	ip netns exec $B ethtool -K vb tso off gso off gro off >/dev/null 2>&1
 	# netem runs where packets arrive, on an ifb fed by the veth's
-	# ingress: an egress qdisc would see TCP's GSO packets before they
-	# are cut (GSO is always on for TCP) and drop 64 KB bursts whole,
-	# one loss event where Tonic gets about 45.
-	local ns dev ifb
-	for ns in $A $B; do
-		dev=va ifb=ifa
-		[ $ns = $B ] && dev=vb ifb=ifb
-		ip -n $ns link add $ifb type ifb &&
-		ip -n $ns link set $ifb up &&
-		tc -n $ns qdisc add dev $dev handle ffff: ingress &&
-		tc -n $ns filter add dev $dev parent ffff: matchall \
-			action mirred egress redirect dev $ifb || return 1
-	done
-	return 0
+	# ingress (set_path): an egress qdisc would see TCP's GSO packets
+	# before they are cut (GSO is always on for TCP) and drop 64 KB
+	# bursts whole, one loss event where Tonic gets about 45.
+	ip -n $A link add ifa type ifb && ip -n $A link set ifa up &&
+	ip -n $B link add ifb type ifb && ip -n $B link set ifb up
 }
 
 set_path() {
-	local args=$1 dev ns
+	local args=$1 dev ifb ns
 	for ns in $A $B; do
-		dev=ifa
-		[ $ns = $B ] && dev=ifb
-		tc -n $ns qdisc del dev $dev root 2>/dev/null
-		if [ -n "$args" ]; then
-			# shellcheck disable=SC2086
-			tc -n $ns qdisc add dev $dev root netem $args limit 100000 || return 1
-		fi
+		dev=va ifb=ifa
+		[ $ns = $B ] && dev=vb ifb=ifb
+		tc -n $ns qdisc del dev $dev ingress 2>/dev/null
+		tc -n $ns qdisc del dev $ifb root 2>/dev/null
+		# No redirect on the clean path: it costs every packet.
+		[ -n "$args" ] || continue
+		tc -n $ns qdisc add dev $dev handle ffff: ingress &&
+		tc -n $ns filter add dev $dev parent ffff: matchall \
+			action mirred egress redirect dev $ifb &&
+		# shellcheck disable=SC2086
+		tc -n $ns qdisc add dev $ifb root netem $args limit 100000 || return 1
 	done
 }
 

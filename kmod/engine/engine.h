@@ -83,6 +83,7 @@ enum tonic_ctrl_type {
 #define TONIC_CF_GRANT		0x08
 #define TONIC_CF_ECE		0x10	/* ECN echo */
 #define TONIC_CF_RTT		0x20
+#define TONIC_CF_DUP		0x40	/* @sack arrived again (a DSACK) */
 
 /**
  * struct tonic_ctrl_desc - one incoming control event
@@ -90,7 +91,8 @@ enum tonic_ctrl_type {
  * @type: enum tonic_ctrl_type
  * @flags: TONIC_CF_* bits saying which fields are valid
  * @cumack: next expected segment (all segments before it were received)
- * @sack: a segment received out of order (one-entry SACK)
+ * @sack: a segment received out of order (one-entry SACK); with
+ *	TONIC_CF_DUP, a segment the receiver got twice
  * @nack: the segment reported missing (NACK)
  * @grant: bytes of credit granted
  * @rtt_ns: an RTT sample measured by the caller (Karn's rule is its job)

@@ -20,6 +20,11 @@
  *   min(ssthresh, max(flight, 1) + 1) (§3.2 step 3 option 1).
  * - Timeout: ssthresh = max(flight / 2, 2), cwnd = 1, RTO doubled (RFC
  *   6298 §5.5), recover = next_new.
+ * - Spurious fast retransmit (RFC 3708, as Linux's DSACK undo): when the
+ *   receiver reports the fast-retransmitted segment as a duplicate
+ *   (TONIC_CF_DUP), the original was only reordered: cwnd and ssthresh
+ *   go back to their values before recovery, and the flow's dupthresh
+ *   grows by one (up to K / 2), as Linux raises tp->reordering.
  *
  * Differences from a byte-stream TCP: Tonic never moves next_new back, so
  * the go-back-N that RFC 5681 gets after a timeout by resetting snd_nxt is
@@ -50,6 +55,11 @@ struct newreno {
 	u32 rtx_next;		/* after a timeout: next segment to resend */
 	u8 state;		/* enum newreno_state */
 	u8 partial_seen;
+	u8 dupthresh;		/* grows with observed reordering */
+	u8 undo;		/* undo_seg's retransmission may be spurious */
+	u16 prior_cwnd;		/* before fast recovery, for an undo */
+	u16 prior_ssthresh;
+	u32 undo_seg;		/* the fast-retransmitted segment */
 	u64 srtt_ns;		/* 0 until the first sample */
 	u64 rttvar_ns;
 	u64 rto_ns;		/* current timeout (with backoff) */
@@ -90,6 +100,7 @@ static int newreno_init(struct tonic_flow_ctx *ctx, void *user)
 	u32 w = ctx->wnd ? ctx->wnd : tonic_newreno_params.init_cwnd;
 
 	s->ssthresh = ctx->wnd_max;	/* "arbitrarily high" (RFC 5681 §3.1) */
+	s->dupthresh = min(tonic_newreno_params.dupthresh, 255U);
 	s->rto_ns = ctx->rto_ns;
 	s->base_rto_ns = ctx->rto_ns;
 	ctx->out.flags |= TONIC_OUT_WND;
@@ -105,10 +116,14 @@ static u32 nr_dupack(struct newreno *s, struct tonic_flow_ctx *ctx, u32 cwnd)
 		return cwnd + 1;			/* §3.2 step 4 */
 	if (s->state != NR_OPEN)
 		return cwnd;
-	if (++s->dupacks != tonic_newreno_params.dupthresh)
+	if (++s->dupacks != s->dupthresh)
 		return cwnd;
 	if (tonic_seq_before(ctx->wnd_start, s->recover))
 		return cwnd;				/* §3.2 step 2 */
+	s->prior_cwnd = cwnd;
+	s->prior_ssthresh = s->ssthresh;
+	s->undo_seg = ctx->wnd_start;
+	s->undo = 1;
 	s->ssthresh = max(flight / 2, 2U);
 	s->recover = ctx->next_new;
 	s->state = NR_FAST_RECOVERY;
@@ -170,6 +185,19 @@ static u32 nr_newack(struct newreno *s, struct tonic_flow_ctx *ctx, u32 cwnd,
 	return cwnd;
 }
 
+/* The fast retransmit of undo_seg was spurious: restore the window. */
+static u32 nr_undo(struct newreno *s, const struct tonic_flow_ctx *ctx,
+		   u32 cwnd)
+{
+	s->undo = 0;
+	s->ssthresh = max_t(u32, s->ssthresh, s->prior_ssthresh);
+	if (s->state == NR_FAST_RECOVERY)
+		s->state = NR_OPEN;
+	if (s->dupthresh < min(ctx->wnd_max / 2, 255U))
+		s->dupthresh++;
+	return max_t(u32, cwnd, s->prior_cwnd);
+}
+
 static void newreno_incoming(struct tonic_flow_ctx *ctx, void *user)
 {
 	struct newreno *s = user;
@@ -177,6 +205,9 @@ static void newreno_incoming(struct tonic_flow_ctx *ctx, void *user)
 	u32 cwnd = ctx->wnd;
 	bool timer = false;
 
+	if ((ctx->ev.flags & TONIC_CF_DUP) && s->undo &&
+	    ctx->ev.sack == s->undo_seg)
+		cwnd = nr_undo(s, ctx, cwnd);
 	if (ctx->ev.flags & TONIC_CF_RTT)
 		nr_rtt_sample(s, ctx, ctx->ev.rtt_ns);
 	if (acked)
@@ -203,6 +234,7 @@ static void newreno_periodic(struct tonic_flow_ctx *ctx, void *user)
 	s->ssthresh = max(flight / 2, 2U);		/* RFC 5681 eq. 4 */
 	s->recover = ctx->next_new;
 	s->state = NR_RTO_RECOVERY;
+	s->undo = 0;			/* only fast retransmits are undone */
 	s->dupacks = 0;
 	s->cwnd_cnt = 0;
 	s->rtx_next = ctx->wnd_start + 1;

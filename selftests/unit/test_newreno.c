@@ -273,9 +273,52 @@ static void rto_low_small_flight(void)
 	}
 }
 
+/* dupacks for @n segments above a hole at @cum, SACKing @from onwards */
+static void dupacks(struct tonic_engine *e, u32 cum, u32 from, u32 n, u64 t)
+{
+	while (n--)
+		ctrl1(e, sack_desc(ID, cum, from++), t);
+}
+
+/*
+ * Reordering, not loss: segment 0 arrives after 1-3, so the third dupack
+ * fast-retransmits it, and the receiver then reports the resent copy as
+ * a duplicate (DSACK).  NewReno undoes the window reduction and needs
+ * one more dupack from then on.
+ */
+static void spurious_fast_retransmit_undone(void)
+{
+	struct tonic_engine *e = mk(40, 10, false);
+	struct tonic_ctrl_desc dup = ack_desc(ID, 4);
+	u64 t = RTT_NS;
+
+	CHECK_EQ(tonic_engine_tx(e, 0, out, 1024), 10);
+	dupacks(e, 0, 1, 3, t);
+	CHECK_EQ(fstats(e, ID).wnd, 5 + 3);		/* fast recovery */
+	CHECK_EQ(tonic_engine_tx(e, t, out, 1024), 1);
+	CHECK(out[0].rtx && out[0].seg == 0);
+	ctrl1(e, sack_desc(ID, 4, 0), t);		/* the original */
+	dup.flags |= TONIC_CF_DUP;
+	dup.sack = 0;
+	ctrl1(e, dup, t);				/* the resent copy */
+	CHECK(fstats(e, ID).wnd >= 10);			/* undone */
+
+	/* everything up to 10 acked; then a hole at 10 */
+	tonic_engine_tx(e, t, out, 1024);
+	for (u32 s = 4; s < 10; s++)
+		ctrl1(e, sack_desc(ID, s + 1, s), 2 * t);
+	tonic_engine_tx(e, 2 * t, out, 1024);
+	CHECK(fstats(e, ID).next_new >= 15);
+	dupacks(e, 10, 11, 3, 3 * t);
+	CHECK_EQ(fstats(e, ID).marked, 0);		/* 3 are not enough now */
+	dupacks(e, 10, 14, 1, 3 * t);
+	CHECK_EQ(fstats(e, ID).marked, 1);		/* the 4th is */
+	tonic_engine_destroy(e);
+}
+
 int main(void)
 {
-	tap_plan(7);
+	tap_plan(8);
 	TAP_RUN(two_losses_fast_recovery);
 	TAP_RUN(window_after_recovery);
 	TAP_RUN(tail_loss_timeout);
@@ -283,5 +326,6 @@ int main(void)
 	TAP_RUN(timeout_go_back_n);
 	TAP_RUN(rto_estimation_and_backoff);
 	TAP_RUN(rto_low_small_flight);
+	TAP_RUN(spurious_fast_retransmit_undone);
 	return tap_exit();
 }
