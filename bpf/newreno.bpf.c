@@ -15,6 +15,13 @@
  *   this is what recovers several losses of one window without a timeout;
  * - step 3, full ACK: cwnd = min(ssthresh, FlightSize + 1) (option 1).
  * - Timeout: as reno.bpf.c (ssthresh, cwnd = 1, go-back-N by marking).
+ * - A flight of dupthresh or fewer segments needs FlightSize - 1
+ *   duplicates (RFC 5827 early retransmit).
+ * - In recovery, dupthresh SACKs of segments sent after the hole was
+ *   resent, with the hole still open: the resend was lost, resend again.
+ * - The receiver reports the fast-retransmitted segment as a duplicate
+ *   (TONIC_CF_DUP): the fast retransmit was spurious, so cwnd and
+ *   ssthresh go back to their values before it (RFC 3708).
  *
  * The same algorithm is built into the engine (kmod/engine/newreno.c) as
  * the default; this program exists so it can be changed and replaced.
@@ -35,7 +42,22 @@ struct newreno_flow {
 	u32 rtx_next;		/* after a timeout: next segment to resend */
 	u16 state;
 	u16 partial_seen;
+	u32 undo_seg;		/* the fast-retransmitted segment */
+	u32 lost_next;		/* highest sent + 1 when the hole was resent */
+	u16 prior_cwnd;		/* before fast recovery, for an undo */
+	u16 prior_ssthresh;
+	u8 undo;		/* undo_seg's resend may be spurious */
+	u8 lost_sacks;		/* SACKs of segments sent after that resend */
+	u16 pad;
 };
+
+static __always_inline void nr_resend_hole(struct newreno_flow *st,
+					   struct tonic_flow_ctx *fl)
+{
+	tonic_mark_rtx(fl, fl->wnd_start, fl->wnd_start + 1);
+	st->lost_next = fl->next_new;
+	st->lost_sacks = 0;
+}
 
 TONIC_INIT(newreno, fl, user)
 {
@@ -65,7 +87,7 @@ static __always_inline u32 nr_newack(struct newreno_flow *st, struct tonic_flow_
 		return cwnd;
 	}
 	if (st->state == NRS_FAST_RECOVERY) {		/* partial ACK, step 5 */
-		tonic_mark_rtx(fl, fl->wnd_start, fl->wnd_start + 1);
+		nr_resend_hole(st, fl);
 		cwnd = (cwnd > acked ? cwnd - acked : 0) + 1;
 		if (!st->partial_seen)
 			tonic_set_rto(fl, &st->rtt);
@@ -101,22 +123,42 @@ TONIC_INCOMING(newreno, fl, user)
 {
 	struct newreno_flow *st = TONIC_STATE(user, struct newreno_flow);
 	u32 acked = tonic_cum_acked(fl), cwnd = fl->wnd;
+	u32 flight = tonic_flight(fl), thresh = newreno_dupthresh;
 
+	if ((fl->ev.flags & TONIC_CF_DUP) && st->undo &&
+	    fl->ev.sack == st->undo_seg) {		/* spurious: undo */
+		st->undo = 0;
+		st->ssthresh = tonic_max(st->ssthresh, (u32)st->prior_ssthresh);
+		if (st->state == NRS_FAST_RECOVERY)
+			st->state = NRS_OPEN;
+		cwnd = tonic_max(cwnd, (u32)st->prior_cwnd);
+	}
 	tonic_rtt_sample(&st->rtt, fl);
+	if (flight <= thresh)				/* RFC 5827 */
+		thresh = tonic_max(flight - 1, 1U);
 	if (acked) {
 		cwnd = nr_newack(st, fl, cwnd, acked);
 	} else if (tonic_is_dupack(fl)) {
 		if (st->state == NRS_FAST_RECOVERY) {
+			/* the hole's resend lost as well? */
+			if ((fl->ev.flags & TONIC_CF_SACK) &&
+			    !tonic_seq_before(fl->ev.sack, st->lost_next) &&
+			    ++st->lost_sacks >= newreno_dupthresh)
+				nr_resend_hole(st, fl);
 			cwnd++;					/* step 4 */
 		} else if (st->state == NRS_OPEN &&
-			   ++st->dupacks == newreno_dupthresh &&
+			   ++st->dupacks >= thresh &&
 			   !tonic_seq_before(fl->wnd_start, st->recover)) {
 			/* step 2 */
-			st->ssthresh = tonic_max(tonic_flight(fl) / 2, 2U);
+			st->prior_cwnd = cwnd;
+			st->prior_ssthresh = st->ssthresh;
+			st->undo_seg = fl->wnd_start;
+			st->undo = 1;
+			st->ssthresh = tonic_max(flight / 2, 2U);
 			st->recover = fl->next_new;
 			st->state = NRS_FAST_RECOVERY;
 			st->partial_seen = 0;
-			tonic_mark_rtx(fl, fl->wnd_start, fl->wnd_start + 1);
+			nr_resend_hole(st, fl);
 			cwnd = st->ssthresh + 3;
 		}
 	}
@@ -132,6 +174,7 @@ TONIC_PERIODIC(newreno, fl, user)
 	st->ssthresh = tonic_max(tonic_flight(fl) / 2, 2U);
 	st->recover = fl->next_new;
 	st->state = NRS_RTO_RECOVERY;
+	st->undo = 0;			/* only fast retransmits are undone */
 	st->dupacks = 0;
 	st->cwnd_cnt = 0;
 	st->rtx_next = fl->wnd_start + 1;

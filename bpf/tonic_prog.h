@@ -190,10 +190,14 @@ static __always_inline u32 tonic_cum_acked(const struct tonic_flow_ctx *fl)
 	return fl->wnd_start - fl->old_wnd_start;
 }
 
-/* An ACK that moved nothing while data is in flight (RFC 5681 §2). */
+/*
+ * An ACK that moved nothing while data is in flight (RFC 5681 §2) and
+ * does not just report a duplicate segment (no news of a hole).
+ */
 static __always_inline bool tonic_is_dupack(const struct tonic_flow_ctx *fl)
 {
-	return (fl->ev.flags & TONIC_CF_CUMACK) &&
+	return (fl->ev.flags & (TONIC_CF_CUMACK | TONIC_CF_DUP)) ==
+	       TONIC_CF_CUMACK &&
 	       fl->wnd_start == fl->old_wnd_start &&
 	       fl->next_new != fl->wnd_start;
 }

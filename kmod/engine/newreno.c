@@ -11,9 +11,15 @@
  *   avoidance (in theory cwnd += 1 / cwnd per acked segment; in integers a
  *   counter that adds one segment per cwnd acked).
  * - dupthresh duplicate acks (an ack that does not advance wnd_start while
- *   data is in flight), when the ack covers recover (RFC 6582 §3.2 step
- *   2): ssthresh = max(flight / 2, 2), mark wnd_start, cwnd = ssthresh + 3,
- *   recover = next_new.  Further duplicates inflate cwnd by one.
+ *   data is in flight, and does not report a duplicate), when the ack
+ *   covers recover (RFC 6582 §3.2 step 2): ssthresh = max(flight / 2, 2),
+ *   mark wnd_start, cwnd = ssthresh + 3, recover = next_new.  Further
+ *   duplicates inflate cwnd by one.  A flight too small to produce
+ *   dupthresh duplicates needs flight - 1 (RFC 5827 early retransmit).
+ * - A resent hole that is still open after dupthresh segments sent after
+ *   it were selectively acked was lost again: it is resent once more (as
+ *   Linux's former tcp_mark_lost_retrans()), rather than waiting for the
+ *   timeout.
  * - Partial ack (advances but below recover): mark the new wnd_start,
  *   deflate cwnd by the newly acked amount and add one (§3.2 step 5); the
  *   first partial ack restarts the timer.  Full ack: cwnd =
@@ -23,8 +29,9 @@
  * - Spurious fast retransmit (RFC 3708, as Linux's DSACK undo): when the
  *   receiver reports the fast-retransmitted segment as a duplicate
  *   (TONIC_CF_DUP), the original was only reordered: cwnd and ssthresh
- *   go back to their values before recovery, and the flow's dupthresh
- *   grows by one (up to K / 2), as Linux raises tp->reordering.
+ *   go back to their values before recovery.  dupthresh stays: without
+ *   RACK's timing, a larger one turns losses in small windows into
+ *   timeouts.
  *
  * Differences from a byte-stream TCP: Tonic never moves next_new back, so
  * the go-back-N that RFC 5681 gets after a timeout by resetting snd_nxt is
@@ -47,19 +54,24 @@ enum newreno_state {
 	NR_RTO_RECOVERY,
 };
 
+/* struct newreno.flags */
+#define NR_PARTIAL_SEEN	0x01	/* a partial ack restarted the timer */
+#define NR_UNDO		0x02	/* undo_seg's resend may be spurious */
+
 struct newreno {
 	u32 ssthresh;
-	u32 dupacks;
 	u32 recover;		/* next_new when recovery began */
-	u32 cwnd_cnt;		/* congestion-avoidance accumulator */
 	u32 rtx_next;		/* after a timeout: next segment to resend */
-	u8 state;		/* enum newreno_state */
-	u8 partial_seen;
-	u8 dupthresh;		/* grows with observed reordering */
-	u8 undo;		/* undo_seg's retransmission may be spurious */
+	u32 undo_seg;		/* the fast-retransmitted segment */
+	u32 lost_next;		/* next_new when the hole was last resent */
+	u16 dupacks;
+	u16 cwnd_cnt;		/* congestion-avoidance accumulator */
 	u16 prior_cwnd;		/* before fast recovery, for an undo */
 	u16 prior_ssthresh;
-	u32 undo_seg;		/* the fast-retransmitted segment */
+	u8 state;		/* enum newreno_state */
+	u8 flags;		/* NR_* */
+	u8 lost_sacks;		/* SACKs of segments sent after that resend */
+	u8 reserved;
 	u64 srtt_ns;		/* 0 until the first sample */
 	u64 rttvar_ns;
 	u64 rto_ns;		/* current timeout (with backoff) */
@@ -100,7 +112,6 @@ static int newreno_init(struct tonic_flow_ctx *ctx, void *user)
 	u32 w = ctx->wnd ? ctx->wnd : tonic_newreno_params.init_cwnd;
 
 	s->ssthresh = ctx->wnd_max;	/* "arbitrarily high" (RFC 5681 §3.1) */
-	s->dupthresh = min(tonic_newreno_params.dupthresh, 255U);
 	s->rto_ns = ctx->rto_ns;
 	s->base_rto_ns = ctx->rto_ns;
 	ctx->out.flags |= TONIC_OUT_WND;
@@ -108,27 +119,52 @@ static int newreno_init(struct tonic_flow_ctx *ctx, void *user)
 	return 0;
 }
 
+/* Resend the hole at wnd_start; watch for that resend being lost too. */
+static void nr_resend_hole(struct newreno *s, struct tonic_flow_ctx *ctx)
+{
+	nr_mark(ctx, ctx->wnd_start, ctx->wnd_start + 1);
+	s->lost_next = ctx->next_new;
+	s->lost_sacks = 0;
+}
+
+/* In fast recovery: SACKs beyond the resend while the hole stays open. */
+static void nr_lost_resend(struct newreno *s, struct tonic_flow_ctx *ctx)
+{
+	if (!(ctx->ev.flags & TONIC_CF_SACK) ||
+	    tonic_seq_before(ctx->ev.sack, s->lost_next))
+		return;
+	if (++s->lost_sacks >= tonic_newreno_params.dupthresh)
+		nr_resend_hole(s, ctx);
+}
+
 static u32 nr_dupack(struct newreno *s, struct tonic_flow_ctx *ctx, u32 cwnd)
 {
 	u32 flight = ctx->next_new - ctx->wnd_start;
+	u32 thresh = tonic_newreno_params.dupthresh;
 
-	if (s->state == NR_FAST_RECOVERY)
+	if (s->state == NR_FAST_RECOVERY) {
+		nr_lost_resend(s, ctx);
 		return cwnd + 1;			/* §3.2 step 4 */
+	}
 	if (s->state != NR_OPEN)
 		return cwnd;
-	if (++s->dupacks != s->dupthresh)
+	if (s->dupacks < U16_MAX)
+		s->dupacks++;
+	if (flight <= thresh)				/* RFC 5827 */
+		thresh = max(flight - 1, 1U);
+	if (s->dupacks < thresh)
 		return cwnd;
 	if (tonic_seq_before(ctx->wnd_start, s->recover))
 		return cwnd;				/* §3.2 step 2 */
 	s->prior_cwnd = cwnd;
 	s->prior_ssthresh = s->ssthresh;
 	s->undo_seg = ctx->wnd_start;
-	s->undo = 1;
+	s->flags |= NR_UNDO;
 	s->ssthresh = max(flight / 2, 2U);
 	s->recover = ctx->next_new;
 	s->state = NR_FAST_RECOVERY;
-	s->partial_seen = 0;
-	nr_mark(ctx, ctx->wnd_start, ctx->wnd_start + 1);
+	s->flags &= ~NR_PARTIAL_SEEN;
+	nr_resend_hole(s, ctx);
 	return s->ssthresh + 3;
 }
 
@@ -165,10 +201,10 @@ static u32 nr_newack(struct newreno *s, struct tonic_flow_ctx *ctx, u32 cwnd,
 		return cwnd;
 	}
 	if (s->state == NR_FAST_RECOVERY) {		/* partial ack */
-		nr_mark(ctx, ctx->wnd_start, ctx->wnd_start + 1);
+		nr_resend_hole(s, ctx);
 		cwnd = (cwnd > acked ? cwnd - acked : 0) + 1;
-		*timer = !s->partial_seen;
-		s->partial_seen = 1;
+		*timer = !(s->flags & NR_PARTIAL_SEEN);
+		s->flags |= NR_PARTIAL_SEEN;
 		return cwnd;
 	}
 	if (cwnd < s->ssthresh) {			/* slow start */
@@ -186,15 +222,12 @@ static u32 nr_newack(struct newreno *s, struct tonic_flow_ctx *ctx, u32 cwnd,
 }
 
 /* The fast retransmit of undo_seg was spurious: restore the window. */
-static u32 nr_undo(struct newreno *s, const struct tonic_flow_ctx *ctx,
-		   u32 cwnd)
+static u32 nr_undo(struct newreno *s, u32 cwnd)
 {
-	s->undo = 0;
+	s->flags &= ~NR_UNDO;
 	s->ssthresh = max_t(u32, s->ssthresh, s->prior_ssthresh);
 	if (s->state == NR_FAST_RECOVERY)
 		s->state = NR_OPEN;
-	if (s->dupthresh < min(ctx->wnd_max / 2, 255U))
-		s->dupthresh++;
 	return max_t(u32, cwnd, s->prior_cwnd);
 }
 
@@ -205,14 +238,15 @@ static void newreno_incoming(struct tonic_flow_ctx *ctx, void *user)
 	u32 cwnd = ctx->wnd;
 	bool timer = false;
 
-	if ((ctx->ev.flags & TONIC_CF_DUP) && s->undo &&
+	if ((ctx->ev.flags & TONIC_CF_DUP) && (s->flags & NR_UNDO) &&
 	    ctx->ev.sack == s->undo_seg)
-		cwnd = nr_undo(s, ctx, cwnd);
+		cwnd = nr_undo(s, cwnd);
 	if (ctx->ev.flags & TONIC_CF_RTT)
 		nr_rtt_sample(s, ctx, ctx->ev.rtt_ns);
 	if (acked)
 		cwnd = nr_newack(s, ctx, cwnd, acked, &timer);
 	else if ((ctx->ev.flags & TONIC_CF_CUMACK) &&
+		 !(ctx->ev.flags & TONIC_CF_DUP) &&	/* no hole news */
 		 ctx->next_new != ctx->wnd_start)
 		cwnd = nr_dupack(s, ctx, cwnd);
 	ctx->out.flags |= TONIC_OUT_WND;
@@ -234,7 +268,7 @@ static void newreno_periodic(struct tonic_flow_ctx *ctx, void *user)
 	s->ssthresh = max(flight / 2, 2U);		/* RFC 5681 eq. 4 */
 	s->recover = ctx->next_new;
 	s->state = NR_RTO_RECOVERY;
-	s->undo = 0;			/* only fast retransmits are undone */
+	s->flags = 0;			/* only fast retransmits are undone */
 	s->dupacks = 0;
 	s->cwnd_cnt = 0;
 	s->rtx_next = ctx->wnd_start + 1;

@@ -84,6 +84,9 @@ typedef int16_t s16;
 typedef int32_t s32;
 typedef int64_t s64;
 
+#ifndef U16_MAX
+#define U16_MAX		((u16)~0U)
+#endif
 #ifndef U32_MAX
 #define U32_MAX		((u32)~0U)
 #endif

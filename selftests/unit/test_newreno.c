@@ -283,8 +283,8 @@ static void dupacks(struct tonic_engine *e, u32 cum, u32 from, u32 n, u64 t)
 /*
  * Reordering, not loss: segment 0 arrives after 1-3, so the third dupack
  * fast-retransmits it, and the receiver then reports the resent copy as
- * a duplicate (DSACK).  NewReno undoes the window reduction and needs
- * one more dupack from then on.
+ * a duplicate (DSACK).  NewReno undoes the window reduction; the next
+ * real hole is still found with three dupacks.
  */
 static void spurious_fast_retransmit_undone(void)
 {
@@ -309,16 +309,53 @@ static void spurious_fast_retransmit_undone(void)
 		ctrl1(e, sack_desc(ID, s + 1, s), 2 * t);
 	tonic_engine_tx(e, 2 * t, out, 1024);
 	CHECK(fstats(e, ID).next_new >= 15);
-	dupacks(e, 10, 11, 3, 3 * t);
-	CHECK_EQ(fstats(e, ID).marked, 0);		/* 3 are not enough now */
-	dupacks(e, 10, 14, 1, 3 * t);
-	CHECK_EQ(fstats(e, ID).marked, 1);		/* the 4th is */
+	dupacks(e, 10, 11, 2, 3 * t);
+	CHECK_EQ(fstats(e, ID).marked, 0);
+	dupacks(e, 10, 13, 1, 3 * t);
+	CHECK_EQ(fstats(e, ID).marked, 1);		/* the third */
+	tonic_engine_destroy(e);
+}
+
+/* RFC 5827: 3 segments in flight can only give 2 dupacks; 2 suffice. */
+static void early_retransmit_small_flight(void)
+{
+	struct tonic_engine *e = mk(4, 4, false);
+
+	CHECK_EQ(tonic_engine_tx(e, 0, out, 1024), 4);
+	ctrl1(e, sack_desc(ID, 1, 0), RTT_NS);		/* 1 is lost */
+	dupacks(e, 1, 2, 1, RTT_NS);
+	CHECK_EQ(fstats(e, ID).marked, 0);
+	dupacks(e, 1, 3, 1, RTT_NS);
+	CHECK_EQ(fstats(e, ID).marked, 1);
+	CHECK_EQ(tonic_engine_tx(e, RTT_NS, out, 1024), 1);
+	CHECK(out[0].rtx && out[0].seg == 1);
+	CHECK_EQ(fstats(e, ID).timeouts, 0);
+	tonic_engine_destroy(e);
+}
+
+/*
+ * The fast retransmission of 2 is lost as well; the segments sent after
+ * it are acked selectively, and after three of them 2 is sent a third
+ * time, without waiting for the timeout.
+ */
+static void lost_retransmission_resent(void)
+{
+	struct tonic_engine *e = mk(60, 10, false);
+
+	run.lose[2] = 3;		/* first and second transmission */
+	simulate(e, 60, false);
+	CHECK_EQ(run.r.cum, 60);
+	CHECK_EQ(fstats(e, ID).timeouts, 0);
+	CHECK_EQ(run.nrtx, 2);
+	CHECK_EQ(run.rtx[0], 2);
+	CHECK_EQ(run.rtx[1], 2);
+	CHECK_EQ(run.rtx_t[1], 2 * RTT_NS);	/* a round later, no RTO */
 	tonic_engine_destroy(e);
 }
 
 int main(void)
 {
-	tap_plan(8);
+	tap_plan(10);
 	TAP_RUN(two_losses_fast_recovery);
 	TAP_RUN(window_after_recovery);
 	TAP_RUN(tail_loss_timeout);
@@ -327,5 +364,7 @@ int main(void)
 	TAP_RUN(rto_estimation_and_backoff);
 	TAP_RUN(rto_low_small_flight);
 	TAP_RUN(spurious_fast_retransmit_undone);
+	TAP_RUN(early_retransmit_small_flight);
+	TAP_RUN(lost_retransmission_resent);
 	return tap_exit();
 }
