@@ -96,8 +96,8 @@ static void tonic_queue_rcv(struct sock *sk, struct sk_buff *skb)
 
 /*
  * Delayed ACK (RFC 5681 §4.2, as TCP): an in-order full segment that
- * neither closes a hole nor asks for an ACK (the sender's last of a burst)
- * may wait for the next one, at most delack_us.  Anything a sender must
+ * neither closes a hole nor asks for an ACK (TONIC_F_ACKREQ: a resend or
+ * the end of a write) may wait for the next one, at most delack_us.  Anything a sender must
  * learn at once (loss hints, duplicates, ECN, grants, short segments) is
  * acknowledged immediately.  Returns true if the ACK was deferred.
  */
