@@ -330,6 +330,8 @@ static void tonic_rcv_synsent(struct sock *sk, struct sk_buff *skb)
 	tsk->peer_wnd = min_t(u32, ntohs(th->wnd), tsk->window);
 	tsk->peer_edge = tsk->peer_wnd;
 	tsk->ctl_at = 0;
+	if (!tsk->retries)			/* Karn */
+		tonic_handshake_rtt(sk, tsk->syn_at);
 	tsk->retries = 0;
 
 	security_inet_conn_established(sk, skb);

@@ -346,9 +346,7 @@ static struct sock *tonic_v4_syn_recv_sock(const struct sock *sk,
 					   bool *own_req)
 {
 	struct inet_request_sock *ireq = inet_rsk(req);
-	struct tonic_request_sock *treq = tonic_rsk(req);
 	struct inet_sock *newinet;
-	struct tonic_sock *ntsk;
 	struct sock *newsk;
 
 	if (sk_acceptq_is_full(sk))
@@ -357,7 +355,7 @@ static struct sock *tonic_v4_syn_recv_sock(const struct sock *sk,
 	newsk = inet_csk_clone_lock(sk, req, GFP_ATOMIC);
 	if (!newsk)
 		goto exit_nonewsk;
-	tonic_init_child(newsk);
+	tonic_init_child(newsk, req);
 
 	newinet = inet_sk(newsk);
 	sk_daddr_set(newsk, ireq->ir_rmt_addr);
@@ -368,14 +366,6 @@ static struct sock *tonic_v4_syn_recv_sock(const struct sock *sk,
 	newinet->mc_ttl = ip_hdr(skb)->ttl;
 	atomic_set(&newinet->inet_id, get_random_u16());
 
-	ntsk = tonic_sk(newsk);
-	ntsk->iss = treq->iss;
-	ntsk->irs = treq->irs;
-	ntsk->seg_size = treq->seg_size;
-	ntsk->window = treq->window;
-	ntsk->signals = treq->signals;
-	ntsk->proto_ops = treq->proto_ops;
-	memcpy(ntsk->proto_used, treq->proto_used, sizeof(ntsk->proto_used));
 
 	if (!dst) {
 		dst = inet_csk_route_child_sock(sk, newsk, req);

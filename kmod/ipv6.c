@@ -365,12 +365,10 @@ static struct sock *tonic_v6_syn_recv_sock(const struct sock *sk,
 					   bool *own_req)
 {
 	struct inet_request_sock *ireq = inet_rsk(req);
-	struct tonic_request_sock *treq = tonic_rsk(req);
 	const struct ipv6_pinfo *np = inet6_sk(sk);
 	struct ipv6_txoptions *opt;
 	struct inet_sock *newinet;
 	struct ipv6_pinfo *newnp;
-	struct tonic_sock *ntsk;
 	struct sock *newsk;
 
 	if (skb->protocol == htons(ETH_P_IP))
@@ -387,7 +385,7 @@ static struct sock *tonic_v6_syn_recv_sock(const struct sock *sk,
 	newsk = inet_csk_clone_lock(sk, req, GFP_ATOMIC);
 	if (!newsk)
 		goto out_nonewsk;
-	tonic_init_child(newsk);
+	tonic_init_child(newsk, req);
 
 	ip6_dst_store(newsk, dst, NULL, NULL);
 	newinet = inet_sk(newsk);
@@ -422,14 +420,6 @@ static struct sock *tonic_v6_syn_recv_sock(const struct sock *sk,
 	newinet->inet_saddr = LOOPBACK4_IPV6;
 	newinet->inet_rcv_saddr = LOOPBACK4_IPV6;
 
-	ntsk = tonic_sk(newsk);
-	ntsk->iss = treq->iss;
-	ntsk->irs = treq->irs;
-	ntsk->seg_size = treq->seg_size;
-	ntsk->window = treq->window;
-	ntsk->signals = treq->signals;
-	ntsk->proto_ops = treq->proto_ops;
-	memcpy(ntsk->proto_used, treq->proto_used, sizeof(ntsk->proto_used));
 
 	if (__inet_inherit_port(sk, newsk) < 0) {
 		inet_csk_prepare_forced_close(newsk);

@@ -198,7 +198,8 @@ int tonic_send_syn(struct sock *sk)
 					   &tsk->proto_ops, tsk->proto_used);
 	tsk->retries = 0;
 	tsk->rto_ms = TCP_TIMEOUT_INIT * 1000 / HZ;
-	tsk->ctl_at = tonic_now() + (u64)tsk->rto_ms * NSEC_PER_MSEC;
+	tsk->syn_at = tonic_now();
+	tsk->ctl_at = tsk->syn_at + (u64)tsk->rto_ms * NSEC_PER_MSEC;
 	TONIC_SK_INC_STATS(sk, TONIC_MIB_ACTIVE_OPENS);
 	tonic_xmit_syn(sk);
 	tonic_timer_update(sk);
@@ -221,6 +222,7 @@ struct sk_buff *tonic_make_synack(const struct sock *sk, struct request_sock *re
 	skb = sock_wmalloc((struct sock *)sk, MAX_TONIC_HEADER, 1, GFP_ATOMIC);
 	if (!skb)
 		return NULL;
+	tonic_rsk(req)->synack_at = tonic_now();
 	skb_reserve(skb, MAX_TONIC_HEADER);
 	th = skb_push(skb, TONIC_SYN_LEN);
 	skb_reset_transport_header(skb);

@@ -162,11 +162,30 @@ int tonic_init_sock(struct sock *sk)
 /* A child was cloned from its listener: nothing of the listener's
  * per-connection state may survive the copy.
  */
-void tonic_init_child(struct sock *newsk)
+void tonic_handshake_rtt(struct sock *sk, u64 sent_at)
 {
+	u64 us = div_u64(tonic_now() - sent_at, NSEC_PER_USEC);
+
+	tonic_sk(sk)->srtt_us = clamp_t(u64, us, 1, U32_MAX);
+}
+
+void tonic_init_child(struct sock *newsk, const struct request_sock *req)
+{
+	const struct tonic_request_sock *treq = tonic_rsk(req);
+	struct tonic_sock *ntsk = tonic_sk(newsk);
+
 	tonic_init_conn_state(newsk);
-	tonic_sk(newsk)->deferred = 0;
+	ntsk->deferred = 0;
 	tonic_timer_init(newsk);
+	ntsk->iss = treq->iss;
+	ntsk->irs = treq->irs;
+	ntsk->seg_size = treq->seg_size;
+	ntsk->window = treq->window;
+	ntsk->signals = treq->signals;
+	ntsk->proto_ops = treq->proto_ops;
+	memcpy(ntsk->proto_used, treq->proto_used, sizeof(ntsk->proto_used));
+	if (!req->num_retrans)			/* Karn */
+		tonic_handshake_rtt(newsk, treq->synack_at);
 }
 
 void tonic_destroy_sock(struct sock *sk)

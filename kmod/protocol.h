@@ -203,7 +203,8 @@ enum {
  *	the first send, in process context
  * @sent_at: first-transmission time of announced segments (RTT samples)
  * @rtx_seen: bit per ring slot: the segment was retransmitted (Karn)
- * @srtt_us: smoothed RTT
+ * @srtt_us: smoothed RTT; the handshake's until data is acknowledged
+ * @syn_at: when our SYN was sent
  * @rcv_truesize: running estimate of the memory one received segment costs
  * @stats: counters reported by TONIC_INFO
  */
@@ -267,6 +268,7 @@ struct tonic_sock {
 	u64 sent_at[TONIC_RING];
 	DECLARE_BITMAP(rtx_seen, TONIC_RING);
 	u32 srtt_us;
+	u64 syn_at;
 	u32 rcv_truesize;
 
 	struct {
@@ -312,6 +314,7 @@ static inline struct tonic_net *tonic_sk_net(const struct sock *sk)
  * @signals: receiver signals chosen: the client's and ours
  * @proto_ops: our protocol (the listener's TONIC_PROTOCOL, resolved)
  * @proto_used: its name
+ * @synack_at: when the SYN-ACK was last sent (ns)
  */
 struct tonic_request_sock {
 	struct inet_request_sock ireq;
@@ -322,6 +325,7 @@ struct tonic_request_sock {
 	u32 signals;
 	const struct tonic_proto_ops *proto_ops;
 	char proto_used[TONIC_PROTO_NAME_MAX];
+	u64 synack_at;
 };
 
 static inline struct tonic_request_sock *tonic_rsk(const struct request_sock *req)
@@ -403,10 +407,21 @@ void tonic_proto_exit(void);
  */
 int tonic_init_sock(struct sock *sk);
 /**
- * tonic_init_child() - reset the per-connection state a clone copied
+ * tonic_init_child() - set up a listener's clone from its request
  * @newsk: the new child socket
+ * @req: the request it answers: ISNs, what the handshake chose and, when
+ *	the SYN-ACK was not resent, the first RTT sample
  */
-void tonic_init_child(struct sock *newsk);
+void tonic_init_child(struct sock *newsk, const struct request_sock *req);
+/**
+ * tonic_handshake_rtt() - take the handshake's round trip as the first RTT
+ * @sk: the socket
+ * @sent_at: when the SYN or SYN-ACK it answers was sent (not resent: Karn)
+ *
+ * As TCP, so that TONIC_INFO has an RTT and the engine a first timeout of
+ * 3 x RTT (RFC 6298 §2.2) before any data was acknowledged.
+ */
+void tonic_handshake_rtt(struct sock *sk, u64 sent_at);
 /** tonic_destroy_sock() - release a socket's resources (proto.destroy) */
 void tonic_destroy_sock(struct sock *sk);
 /**

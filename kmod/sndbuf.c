@@ -82,6 +82,9 @@ int tonic_flow_start(struct sock *sk)
 	p.wnd_max = tsk->window;
 	p.init_seq = tsk->snd_una;
 	p.rto_min_ns = (u64)READ_ONCE(tn->rto_min_ms) * NSEC_PER_MSEC;
+	/* RFC 6298 §2.2 with the handshake's RTT: SRTT + 4 x RTT / 2 */
+	if (tsk->srtt_us)
+		p.rto_init_ns = 3ULL * tsk->srtt_us * NSEC_PER_USEC;
 	p.rto_low_ns = (u64)READ_ONCE(tn->rto_low_us) * NSEC_PER_USEC;
 	p.rto_low_segs = READ_ONCE(tn->rto_low_segs);
 	if (!tsk->proto_ops)	/* not set by a handshake: cannot happen */

@@ -69,7 +69,7 @@ def info(s):
     raw = s.getsockopt(SOL_TONIC, TONIC_INFO, 256)
     v = struct.unpack(INFO_FMT, raw[:INFO_LEN])
     return {"state": v[0], "C": v[1], "K": v[2], "len": len(raw),
-            "proto": v[-1].split(b"\0")[0].decode()}
+            "rtt_us": v[18], "proto": v[-1].split(b"\0")[0].decode()}
 
 
 def recv_exact(s, n):
@@ -164,6 +164,13 @@ def main():
     i = info(c)
     check("tonic_info", i["state"] == 1 and i["C"] > 0 and i["K"] == 128 and
           i["proto"] == "newreno" and i["len"] >= INFO_LEN, i)
+
+    # the handshake's round trip is the first RTT sample on both ends
+    hl, hc, ha = pair()
+    check("tonic_info_handshake_rtt", info(hc)["rtt_us"] > 0 and
+          info(ha)["rtt_us"] > 0, (info(hc), info(ha)))
+    for s in (hc, ha, hl):
+        s.close()
 
     # half-close and poll flags
     c.shutdown(socket.SHUT_WR)
