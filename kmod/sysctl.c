@@ -23,7 +23,6 @@ static int max_rto = 60000;
 static int min_buf = SOCK_MIN_SNDBUF;
 static int max_buf = 64 << 20;
 static int max_rto_us = 60 * USEC_PER_SEC;
-static int max_low_segs = TONIC_MAX_WINDOW;
 
 #define TONIC_SYSCTL(_name, _field, _min, _max)			\
 	{							\
@@ -58,7 +57,7 @@ static struct ctl_table tonic_sysctl_template[] = {
 	/* lowest RTO while at most rto_low_segs are in flight, microseconds */
 	TONIC_SYSCTL("rto_low_us", rto_low_us, &one, &max_rto_us),
 	/* flight (segments) up to which rto_low_us applies; 0 = off */
-	TONIC_SYSCTL("rto_low_segs", rto_low_segs, &zero, &max_low_segs),
+	TONIC_SYSCTL("rto_low_segs", rto_low_segs, &zero, &max_window),
 	/* ACK at least every this many in-order full segments; 1 = each */
 	TONIC_SYSCTL("delack_segs", delack_segs, &one, &max_window),
 	/* longest an ACK for in-order data is held, microseconds */

@@ -87,7 +87,7 @@ u32 tonic_ctx_apply(struct tonic_engine *eng, struct tonic_flow *f,
 	if (o->flags & TONIC_OUT_TIMER_STOP)
 		f->flags &= ~TF_RTO;
 	if (o->flags & TONIC_OUT_TIMER) {
-		f->rto_ns = ctx_clamp(o->timer_ns, tonic_rto_floor(f),
+		f->rto_ns = ctx_clamp(o->timer_ns, c->rto_min_ns,
 				      f->rto_max_ns, &bad);
 		tonic_dd_arm_rto(eng, f, now + f->rto_ns);
 	}
