@@ -110,6 +110,15 @@ netem_clear() {
 	return 0
 }
 
+# drop_every_data NS DEV N: drop every Nth Tonic data packet (IP protocol
+# 253, total length 1024..2047) leaving DEV in NS, deterministically.
+drop_every_data() {
+	tc -n "$1" qdisc add dev "$2" clsact &&
+	tc -n "$1" filter add dev "$2" egress protocol ip u32 \
+		match ip protocol 253 0xff match u16 0x0400 0xfc00 at 2 \
+		action gact ok random determ drop "$3"
+}
+
 # tstat NS NAME: one counter of /proc/net/tonic_stat in namespace NS.
 tstat() {
 	ip netns exec "$1" awk -v n="$2" '$1 == n { print $2 }' /proc/net/tonic_stat

@@ -149,11 +149,7 @@ ip -n $A addr add 10.9.0.1/24 dev va
 ip -n $B addr add 10.9.0.2/24 dev vb
 ip -n $A link set va up
 ip -n $B link set vb up
-# Data packets of Tonic (IP protocol 253, total length 1024..2047) leaving A.
-tc -n $A qdisc add dev va clsact
-tc -n $A filter add dev va egress protocol ip u32 \
-	match ip protocol 253 0xff match u16 0x0400 0xfc00 at 2 \
-	action gact ok random determ drop 10
+drop_every_data $A va 10
 # Flows run the built-in NewReno until the socket layer picks programs
 # from the registry; NewReno here resends exactly what was lost.
 PROG=newreno

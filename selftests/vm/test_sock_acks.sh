@@ -62,11 +62,8 @@ tap_result $? "delack_segs=2: 4 MB intact"
 tap_check "delack_segs=2: at most 6 ACKs per 10 data segments" \
 	test $((ACKS * 10)) -le $((SEGS * 6))
 
-# Every 10th 1 KB request (IP total length 1024..2047) leaving A is lost.
-tc -n $NS_A qdisc add dev va clsact
-tc -n $NS_A filter add dev va egress protocol ip u32 \
-	match ip protocol 253 0xff match u16 0x0400 0xfc00 at 2 \
-	action gact ok random determ drop 10
+# Every 10th 1 KB request leaving A is lost.
+drop_every_data $NS_A va 10
 perf_start_server
 
 # rr_max: the slowest 1 KB transaction of a 1 s run, in microseconds.
