@@ -9,10 +9,10 @@
 cd "$(dirname "$0")/../.." || exit 1
 . selftests/vm/lib.sh
 ksrc=${KSRC:-/usr/src/linux-source-6.12}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
 tap_plan 5
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
 tap_check "spec generates" scripts/netlink-gen.sh "$tmp"
 for f in uapi/linux/tonic_netlink.h kmod/tonic_nl_gen.h kmod/tonic_nl_gen.c; do
 	tap_check "$f matches the spec" diff -u "$f" "$tmp/$f"
