@@ -4,6 +4,8 @@
 # Run every test: the native unit tests, then the VM selftests in one VM
 # boot, then print the summary line. Called by `make check` after building.
 #   check.sh UNIT_TEST_BINARY...
+# Before anything runs, each program is asked for its plan (TAP_PLAN_ONLY),
+# so a program that never runs or stops early is a failure by name.
 set -u
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo" || exit 1
@@ -11,13 +13,37 @@ results=build/results
 rm -rf "$results"
 mkdir -p "$results/unit" "$results/vm"
 
+# expect DIR NAME COMMAND...: record NAME's plan as DIR/NAME.expected.
+expect() {
+	local dir=$1 name=$2 plan
+	shift 2
+	plan=$(TAP_PLAN_ONLY=1 timeout 30 "$@" 2>/dev/null |
+		sed -n 's/^1\.\.\([0-9][0-9]*\)$/\1/p')
+	echo "${plan:-unknown}" >"$dir/$name.expected"
+}
+
+for t in "$@"; do
+	expect "$results/unit" "$(basename "$t")" "$t"
+done
+all_vm=(selftests/vm/test_*.sh)
+vm_tests=(${TONIC_VM_TESTS:-${all_vm[*]}})
+for t in "${vm_tests[@]}"; do
+	name=$(basename "$t" .sh)
+	expect "$results/vm" "$name" bash "$t"
+	echo 2 >"$results/vm/$name.after.expected"	# see vm-tests.sh
+done
+echo 1 >"$results/vm-run.expected"
+[ ${#vm_tests[@]} -eq ${#all_vm[@]} ] ||
+	echo "only ${#vm_tests[@]} of ${#all_vm[@]} VM test files (TONIC_VM_TESTS)" \
+		>"$results/subset"
+
 for t in "$@"; do
 	scripts/tap-run.sh "$results/unit" "$(basename "$t")" 600 -- "$t"
 done
 
 vm_limit=${TONIC_VM_TIMEOUT:-3000}
 if scripts/vm-run.sh --timeout "$vm_limit" -- \
-		scripts/vm-tests.sh "$results/vm" ${TONIC_VM_TESTS:-}; then
+		scripts/vm-tests.sh "$results/vm" "${vm_tests[@]}"; then
 	status="ok 1 - VM run finished with a clean kernel log"
 else
 	status="not ok 1 - VM run finished with a clean kernel log"

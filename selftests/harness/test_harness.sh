@@ -7,10 +7,9 @@
 cd "$(dirname "$0")/../.." || exit 1
 . selftests/vm/lib.sh
 
+tap_plan 19
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-
-tap_plan 9
 
 clean='[    4.6] tonic: loaded
 [    4.9] tonic: unloaded'
@@ -24,25 +23,55 @@ for splat in 'WARNING: CPU: 1 PID: 42 at kmod/main.c:10 tonic_init+0x1' \
 		bash -c '! scripts/dmesg-check.sh <<<"$1"' _ "$splat"
 done
 
-# summary_of RESULTS...: each argument is "tap text|rc" for one program.
+# summary_of RESULTS...: each argument is "tap text|rc|expected plan" for
+# one program; "-" leaves that file out (never ran, no exit code, plan not
+# known in advance).
 summary_of() {
-	local d=$tmp/r$RANDOM i=0 arg
+	local d=$tmp/r$RANDOM i=0 arg tap rc want
 	mkdir -p "$d"
 	for arg in "$@"; do
 		i=$((i + 1))
-		printf '%b' "${arg%|*}" >"$d/t$i.tap"
-		echo "${arg##*|}" >"$d/t$i.rc"
+		IFS='|' read -r tap rc want <<<"$arg"
+		[ "$tap" = - ] || printf '%b' "$tap" >"$d/t$i.tap"
+		[ "$rc" = - ] || echo "$rc" >"$d/t$i.rc"
+		[ "${want:--}" = - ] || echo "$want" >"$d/t$i.expected"
 	done
 	scripts/tap-summary.sh "$d" | tail -n 1
 }
 
-ok2='TAP version 13\n1..2\nok 1 - a\nok 2 - b # SKIP no\n'
-tap_check "counts passes and skips" \
-	test "$(summary_of "$ok2|0")" = "1 passed, 0 failed, 1 skipped"
+ok2='TAP version 13\n1..2\nok 1 - a\nok 2 - b\n'
+okskip='TAP version 13\n1..2\nok 1 - a\nok 2 - b # SKIP missing optional tool: x\n'
+badskip='TAP version 13\n1..2\nok 1 - a\nok 2 - b # SKIP not supported\n'
+tap_check "counts passes" \
+	test "$(summary_of "$ok2|0|2")" = "2 passed, 0 failed, 0 skipped"
+tap_check "a skip for a missing optional tool is counted as a skip" \
+	test "$(summary_of "$okskip|0|2")" = "1 passed, 0 failed, 1 skipped"
+tap_check "any other skip is a failure" \
+	test "$(summary_of "$badskip|0|2")" = "1 passed, 1 failed, 0 skipped"
 tap_check "a non-zero exit with no failed case is a failure" \
-	test "$(summary_of "$ok2|1")" = "1 passed, 1 failed, 1 skipped"
-tap_check "a short run against its plan is a failure" \
-	test "$(summary_of 'TAP version 13\n1..3\nok 1 - a\n|0')" = "1 passed, 1 failed"
+	test "$(summary_of "$ok2|1")" = "2 passed, 1 failed, 0 skipped"
+tap_check "a short run against its plan fails each case that did not run" \
+	test "$(summary_of 'TAP version 13\n1..3\nok 1 - a\n|0')" = "1 passed, 2 failed, 0 skipped"
+tap_check "a program that never ran fails all its expected cases" \
+	test "$(summary_of "$ok2|0|2" "-|-|5")" = "2 passed, 5 failed, 0 skipped"
+tap_check "a program that never ran, plan unknown, is one failure" \
+	test "$(summary_of "-|-|unknown")" = "0 passed, 1 failed, 0 skipped"
+tap_check "a missing exit code is a failure" \
+	test "$(summary_of "$ok2|-|2")" = "2 passed, 1 failed, 0 skipped"
+tap_check "a plan other than the expected one is a failure" \
+	test "$(summary_of "$ok2|0|3")" = "2 passed, 1 failed, 0 skipped"
+tap_check "no plan printed is a failure" \
+	test "$(summary_of 'ok 1 - a\n|0')" = "1 passed, 1 failed, 0 skipped"
+tap_check "the failing program is named" \
+	bash -c "d=$tmp/named; mkdir -p \$d; echo 4 >\$d/test_gone.expected;
+		scripts/tap-summary.sh \$d | grep -qx 'FAIL test_gone: did not run (4 cases expected)'"
+tap_check "a subset run says so in the summary line" \
+	bash -c "d=$tmp/sub; mkdir -p \$d; printf '1..1\nok 1 - a\n' >\$d/a.tap;
+		echo 0 >\$d/a.rc; echo 'only 1 of 14 VM test files' >\$d/subset;
+		scripts/tap-summary.sh \$d | tail -n 1 |
+		grep -qx '1 passed, 0 failed, 0 skipped (only 1 of 14 VM test files)'"
 tap_check "no results at all is a failure" \
 	bash -c "! scripts/tap-summary.sh $tmp/none >/dev/null"
+tap_check "plan-only mode prints the plan and runs nothing" \
+	test "$(TAP_PLAN_ONLY=1 bash -c '. selftests/vm/lib.sh; tap_plan 7; echo ran')" = "1..7"
 tap_done

@@ -2,12 +2,20 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Shared helpers for the in-VM selftests: TAP output in kselftest style.
-# Source it, call tap_plan N, then tap_ok/tap_check per case, tap_done last.
+# Source it, call tap_plan N, then tap_result/tap_check per case, tap_done
+# last. tap_plan comes before anything with a side effect: with
+# TAP_PLAN_ONLY=1 it prints the plan and exits, which is how the runner
+# learns what each program will run before the VM boots.
 
 TAP_N=0
 TAP_FAILED=0
 
 tap_plan() {
+	if [ -n "${TAP_PLAN_ONLY:-}" ]; then
+		trap - EXIT
+		echo "1..$1"
+		exit 0
+	fi
 	echo "TAP version 13"
 	echo "1..$1"
 }
@@ -31,6 +39,14 @@ tap_check() {
 	local rc=$?
 	[ $rc -eq 0 ] || sed 's/^/# /' /tmp/tap_check.out
 	tap_result $rc "$desc"
+}
+
+# tap_skip_optional TOOL DESCRIPTION: a case that cannot run because an
+# optional tool is missing on this machine. Any other skip is a failure
+# in the summary (scripts/tap-summary.sh).
+tap_skip_optional() {
+	TAP_N=$((TAP_N + 1))
+	echo "ok $TAP_N - $2 # SKIP missing optional tool: $1"
 }
 
 tap_done() {
