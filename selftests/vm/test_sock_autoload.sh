@@ -7,22 +7,27 @@
 cd "$(dirname "$0")/../.." || exit 1
 . selftests/vm/lib.sh
 
-kver=$(uname -r)
-mods=/lib/modules/$kver
-tmp=$(mktemp -d)
-
 cleanup() {
 	[ -e /sys/module/tonic ] && rmmod_tonic >/dev/null 2>&1
 	umount "$mods" 2>/dev/null
 	rm -rf "$tmp"
 }
-trap cleanup EXIT
 
 open_socket() {
 	python3 -c "import socket; socket.socket($1, socket.SOCK_STREAM, 253).close()"
 }
 
-tap_plan 6
+# unload: rmmod succeeds and the module is gone, so that the IPv6 socket
+# below must load it again.
+unload() {
+	rmmod_tonic && test ! -e /sys/module/tonic
+}
+
+tap_plan 7
+kver=$(uname -r)
+mods=/lib/modules/$kver
+tmp=$(mktemp -d)
+trap cleanup EXIT
 mkdir -p "$tmp/upper" "$tmp/work"
 tap_check "overlay over /lib/modules/$kver" mount -t overlay overlay \
 	-o "lowerdir=$mods,upperdir=$tmp/upper,workdir=$tmp/work" "$mods"
@@ -31,6 +36,6 @@ tap_check "install tonic.ko and run depmod" bash -c \
 tap_check "tonic.ko is not loaded yet" test ! -e /sys/module/tonic
 tap_check "socket(AF_INET, SOCK_STREAM, 253) loads it" open_socket socket.AF_INET
 tap_check "module is live" grep -qx live /sys/module/tonic/initstate
-rmmod_tonic
+tap_check "rmmod tonic: not loaded before the IPv6 socket" unload
 tap_check "socket(AF_INET6, SOCK_STREAM, 253) loads it" open_socket socket.AF_INET6
 tap_done
