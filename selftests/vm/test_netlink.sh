@@ -13,19 +13,20 @@ YNL="python3 /usr/src/linux-source-6.12/tools/net/ynl/cli.py \
 	--spec Documentation/netlink/specs/tonic.yaml --no-schema"
 NOBODY="setpriv --reuid=65534 --regid=65534 --clear-groups"
 NS=tonic-nl2
-OUT=$(mktemp -d)
+OUT=
 
 cleanup() {
 	[ -n "${MON:-}" ] && kill "$MON" 2>/dev/null
 	ip netns del $NS 2>/dev/null
-	rm -rf "$OUT"
+	[ -z "$OUT" ] || rm -rf "$OUT"
 }
-trap cleanup EXIT
 
 # Counters in the spec's stats set
 N_STATS=34
 
 tap_plan 26
+OUT=$(mktemp -d)
+trap cleanup EXIT
 tap_check "without the module, the CLI says how to load it" bash -c \
 	"! $TONIC stats 2> $OUT/err && grep -qx \
 	 'tonic: the tonic module is not loaded (modprobe tonic / insmod tonic.ko)' $OUT/err"
@@ -91,7 +92,7 @@ tap_check "ynl: stats-get and config-get" bash -c \
 	"$YNL --output-json --do stats-get | jq -e '.\"active-flows\" == 0' && \
 	 $YNL --output-json --do config-get | jq -e '.window == 64'"
 tap_check "ynl: an unknown default program is refused with extack" bash -c \
-	"! $YNL --do prog-default-set --json '{\"name\": \"nosuch\"}' > $OUT/err 2>&1; \
+	"! $YNL --do prog-default-set --json '{\"name\": \"nosuch\"}' > $OUT/err 2>&1 && \
 	 grep -q 'no protocol program with this name is attached' $OUT/err"
 
 # Events
