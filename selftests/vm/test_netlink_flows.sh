@@ -16,7 +16,7 @@ A=tonic-fla
 B=tonic-flb
 N=1000
 PORT=7000
-OUT=$(mktemp -d)
+OUT=
 PIDS=()
 
 cleanup() {
@@ -24,9 +24,8 @@ cleanup() {
 	for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done
 	exec 6>&- 7>&- 8>&- 9>&- 2>/dev/null
 	for p in $NS $A $B; do ip netns del $p 2>/dev/null; done
-	rm -rf "$OUT"
+	[ -z "$OUT" ] || rm -rf "$OUT"
 }
-trap cleanup EXIT
 
 # wait_for FILE TEXT: up to 120 s for TEXT to appear in FILE
 wait_for() {
@@ -60,6 +59,8 @@ eventually() {
 }
 
 tap_plan 22
+OUT=$(mktemp -d)
+trap cleanup EXIT
 export -f flows wait_for
 export TONIC OUT
 tap_check "insmod tonic.ko" insmod ./tonic.ko
