@@ -9,21 +9,25 @@ cd "$(dirname "$0")/../.." || exit 1
 . selftests/vm/lib.sh
 
 N=${TONIC_SCALE_CONNS:-1000}
-tmp=$(mktemp -d)
-trap 'ns_cleanup; rm -rf "$tmp"' EXIT
 
 tap_plan 9
+tmp=$(mktemp -d)
+trap 'ns_cleanup; rm -rf "$tmp"' EXIT
 tap_check "insmod tonic.ko" insmod "$TONIC_KO"
 tap_check "two namespaces over veth" ns_setup
 tap_check "epoll echo server listens" srv_start "$tmp/echo" echo -p 7003
 
+pass=$(tstat $NS_B PassiveOpens) act=$(tstat $NS_A ActiveOpens)
 out=$(ip netns exec $NS_A timeout 300 $XFER many -a $ADDR_B -p 7003 -n $N)
 echo "$out" | sed 's/^/# /'
 grep -q "^many $N connected $N echoed $N bad 0 " <<<"$out"
 tap_result $? "$N concurrent connections echoed"
 echo "# A: $(ip netns exec $NS_A cat /proc/net/tonic_stat | grep -v ' 0$' | tr '\n' ' ')"
 echo "# B: $(ip netns exec $NS_B cat /proc/net/tonic_stat | grep -v ' 0$' | tr '\n' ' ')"
-[ "$(tstat $NS_B PassiveOpens)" -ge "$N" ]; tap_result $? "listener accepted $N connections"
+# Each connect() is one SYN and one accepted child: exactly N both sides.
+pass=$(($(tstat $NS_B PassiveOpens) - pass)) act=$(($(tstat $NS_A ActiveOpens) - act))
+[ "$pass" -eq "$N" ] && [ "$act" -eq "$N" ]
+tap_result $? "listener accepted exactly $N connections ($pass passive, $act active opens)"
 
 tap_check "IPv6 epoll echo server listens" srv_start "$tmp/echo6" echo -6 -p 7013
 out=$(ip netns exec $NS_A timeout 60 $XFER many -6 -a $ADDR6_B -p 7013 -n 50)
