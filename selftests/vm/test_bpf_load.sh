@@ -36,16 +36,19 @@ tap_check "prog list shows them pinned" bash -c \
 tap_check "prog list -j: the built-in and six linked programs, newreno default" \
 	bash -c "$TONIC -j prog list | jq -e '(map(select(.kind == \"bpf\" and .link > 0)) | length) == 6 and
 		 (map(select(.default)) | map(.name)) == [\"newreno\"]'"
-tap_check "a second program of the same name is refused" \
-	bash -c "! $TONIC prog load build/bpf/irn.bpf.o"
+# tonic_bpf_reg refuses a name already attached with -EEXIST.
+tap_check "a second program of the same name is refused (EEXIST)" bash -c \
+	"! $TONIC prog load build/bpf/irn.bpf.o 2> /tmp/dup && cat /tmp/dup &&
+	 grep -qx 'tonic: attaching irn failed: File exists' /tmp/dup"
 tap_check "verifier rejects a write to a read-only field" bash -c \
 	"! $TONIC prog load build/bpf/bad_write.bpf.o 2> /tmp/bad && \
 	 grep -q \"tonic: write to read-only field 'wnd'\" /tmp/bad"
 tap_check "the tonic kfuncs are refused to other struct_ops types" bash -c \
 	"! $TONIC prog load build/bpf/foreign_kfunc.bpf.o 2> /tmp/foreign && \
 	 grep -q 'calling kernel function bpf_tonic_count_acked is not allowed' /tmp/foreign"
-tap_check "rmmod is refused while programs are attached" bash -c \
-	"! rmmod tonic 2>/dev/null && [ -e /sys/module/tonic ]"
+tap_check "rmmod is refused while programs are attached (in use)" bash -c \
+	"! rmmod tonic 2> /tmp/rmmod && cat /tmp/rmmod &&
+	 grep -q 'Module tonic is in use' /tmp/rmmod && [ -e /sys/module/tonic ]"
 tap_check "prog default irn" bash -c \
 	"$TONIC prog default irn && [ \"\$(cat $SYS/default_protocol)\" = irn ] && \
 	 $TONIC prog list | grep -q '^\* irn'"
