@@ -5,6 +5,11 @@
 Run inside one network namespace with tonic.ko loaded.  Prints one line
 per check, "PASS name" or "FAIL name: detail", and exits non-zero if any
 check failed.  Every check asserts an exact result (errno, bytes, flags).
+Where a check waits for something to happen (a reset to arrive) it polls
+for it with a deadline instead of sleeping.
+
+"sockapi.py --count" prints how many checks a run makes (CHECKS) and does
+nothing else: the TAP wrapper plans with it before any side effect.
 """
 import errno
 import os
@@ -26,16 +31,73 @@ INFO_LEN = struct.calcsize(INFO_FMT)
 POLLRDHUP = 0x2000
 LO = "127.0.0.1"
 
+# Every check of main(), in the order it makes them.
+CHECKS = [
+    "socket_protocol", "socket_type", "bind_port0_picks_port",
+    "bind_eaddrinuse", "shutdown_unconnected_enotconn", "connect_refused",
+    "nonblock_connect_refused", "nonblock_connect_einprogress_then_ok",
+    "listener_pollin", "accept_peername", "recv_dontwait_eagain", "msg_peek",
+    "writev_readv", "msg_waitall", "so_rcvtimeo", "tonic_info",
+    "tonic_info_handshake_rtt", "poll_rdhup_after_peer_fin", "eof_after_fin",
+    "half_close_reply", "send_after_shutdown_epipe", "eof_after_peer_close",
+    "pollhup_after_both_closed", "so_linger0_reset", "send_after_reset_epipe",
+    "close_unread_resets_peer", "so_sndbuf_rcvbuf", "opt_seg_too_small_einval",
+    "opt_window_zero_einval", "opt_window_big_einval",
+    "opt_flush_negative_einval", "opt_unknown_enoprotoopt",
+    "opt_info_readonly_enoprotoopt", "opt_short_einval",
+    "opt_get_unknown_enoprotoopt", "opt_seg_set",
+    "opt_protocol_default_newreno", "opt_protocol_unknown_enoent",
+    "opt_protocol_too_long_enoent", "opt_protocol_empty_einval",
+    "opt_protocol_set_builtin", "opt_protocol_after_connect_eisconn",
+    "opt_protocol_info_and_child", "opt_seg_window_negotiated",
+    "opt_flush_get", "opt_seg_after_connect_eisconn",
+    "transfer_small_segments", "backlog_bounded", "ipv6_loopback_transfer",
+    "ipv6_mapped_enetunreach", "ipv6_refused",
+]
+
 failed = 0
+ran = 0
 
 
 def check(name, cond, detail=""):
-    global failed
+    global failed, ran
+    if ran >= len(CHECKS) or CHECKS[ran] != name:
+        cond, detail = False, "check out of order: expected %s" % (
+            CHECKS[ran] if ran < len(CHECKS) else "no more checks")
+    ran += 1
     if cond:
         print("PASS", name, flush=True)
     else:
         failed += 1
         print("FAIL %s: %s" % (name, detail), flush=True)
+
+
+def wait_for(cond, timeout=10.0):
+    """cond() polled every 10 ms until it is true or timeout s passed."""
+    end = time.monotonic() + timeout
+    while True:
+        v = cond()
+        if v or time.monotonic() >= end:
+            return v
+        time.sleep(0.01)
+
+
+def events(s, mask, timeout_ms=10000):
+    """The poll events of s once one of mask (or an error) is set."""
+    p = select.poll()
+    p.register(s, mask)
+    ev = p.poll(timeout_ms)
+    return ev[0][1] if ev else 0
+
+
+def tonic_stat(name):
+    """One counter of this namespace's /proc/net/tonic_stat."""
+    with open("/proc/net/tonic_stat") as f:
+        for line in f:
+            k, v = line.split()
+            if k == name:
+                return int(v)
+    raise KeyError(name)
 
 
 def err_of(fn):
@@ -196,8 +258,8 @@ def main():
     a, _ = ls.accept()
     a.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
     a.close()
-    time.sleep(0.3)
-    check("so_linger0_reset", err_of(lambda: c.recv(10)) == errno.ECONNRESET)
+    ev = events(c, select.POLLIN)   # the reset: POLLERR/POLLHUP
+    check("so_linger0_reset", err_of(lambda: c.recv(10)) == errno.ECONNRESET, ev)
     check("send_after_reset_epipe", err_of(lambda: c.send(b"x")) == errno.EPIPE)
     c.close()
 
@@ -205,10 +267,10 @@ def main():
     c.connect(ls.getsockname())
     a, _ = ls.accept()
     c.sendall(b"unread data")
-    time.sleep(0.2)
+    ev = events(a, select.POLLIN)   # queued, unread, when a closes
     a.close()
-    time.sleep(0.3)
-    check("close_unread_resets_peer", err_of(lambda: c.recv(10)) == errno.ECONNRESET)
+    ev = (ev, events(c, select.POLLIN))
+    check("close_unread_resets_peer", err_of(lambda: c.recv(10)) == errno.ECONNRESET, ev)
     c.close()
 
     # buffers
@@ -263,19 +325,28 @@ def main():
     ls.close()
 
     # bounded backlog: listen(1) accepts at most backlog + 1 without accept()
+    # Wait until each of the 6 connects has either completed or had its
+    # SYN (or final ACK) dropped by the full listener (ListenDrops).
     ls = listener(backlog=1)
+    drops0 = tonic_stat("ListenDrops")
     cs = []
     for _ in range(6):
         x = sock()
         x.setblocking(False)
         err_of(lambda: x.connect(ls.getsockname()))
         cs.append(x)
-    time.sleep(1.5)
     pend = select.poll()
     for x in cs:
         pend.register(x, select.POLLOUT)
-    done = [fd for fd, ev in pend.poll(0) if ev & select.POLLOUT and not ev & select.POLLERR]
-    check("backlog_bounded", 1 <= len(done) <= 2, len(done))
+
+    def established():
+        return [fd for fd, ev in pend.poll(0)
+                if ev & select.POLLOUT and not ev & select.POLLERR]
+    settled = wait_for(lambda: len(established()) +
+                       tonic_stat("ListenDrops") - drops0 >= 6)
+    done = established()
+    check("backlog_bounded", settled and 1 <= len(done) <= 2,
+          (len(done), tonic_stat("ListenDrops") - drops0))
     for x in cs:
         x.close()
     ls.close()
@@ -298,8 +369,15 @@ def main():
     c6.close()
     a6.close()
     ls6.close()
+    if ran != len(CHECKS):
+        print("ran %d of %d checks" % (ran, len(CHECKS)), flush=True)
+        return 1
+    print("DONE", flush=True)
     return 1 if failed else 0
 
 
 if __name__ == "__main__":
+    if sys.argv[1:] == ["--count"]:
+        print(len(CHECKS))
+        sys.exit(0)
     sys.exit(main())
