@@ -46,13 +46,27 @@ client() {
 }
 expect() { perf_expect "$@"; }
 
+# netem_dropped: packets the netem qdisc on A's va has dropped.
+netem_dropped() {
+	tc -s -n $A qdisc show dev va | sed -n 's/.*dropped \([0-9]*\).*/\1/p' | head -n 1
+}
+
 # data_case PROG NETEM JQ_EXPR: netem on A's data direction (a failed
 # qdisc fails the case), one 2 s --verify run on PROG, its JSON checked.
+# Under loss, netem must have dropped packets: retransmissions alone do
+# not tell a lossy link from a clean one (runs over "loss 0%" resent
+# segments too).
 data_case() {
-	local p=$1 n=$2
+	local p=$1 n=$2 d
 	tc -n $A qdisc replace dev va root netem delay 100us $n ||
 		{ echo "netem $n: tc failed"; return 1; }
 	client "$p" --prog "$p" -l 2 --verify
+	d=$(netem_dropped)
+	echo "netem dropped ${d:-?}"
+	if [[ $n == loss* ]] && ! [ "${d:-0}" -gt 0 ]; then
+		echo "netem $n dropped nothing: a clean link"
+		return 1
+	fi
 	expect "$p" 0 "$3"
 }
 
@@ -91,9 +105,9 @@ tap_check "server listens" perf_start_server
 DATA_OK='.ok and .verify.ok and .client.tx > 0 and .client.tx == .server.rx'
 for p in $PROGS; do
 	for n in "${NETEMS[@]}"; do
-		# Under loss the run must have resent something (a clean
-		# link cannot pass); thousands of segments at 1 % make a
-		# loss-free run practically impossible.
+		# Under loss netem dropped packets and the program resent;
+		# thousands of segments at 1 % make a loss-free run
+		# practically impossible.
 		rtx=true what=
 		[[ $n == loss* ]] && rtx='.retrans_segs > 0' what=", resent"
 		tap_check "$p under netem $n: data intact, TONIC_INFO says $p$what" \
