@@ -48,6 +48,7 @@ const char *const tonic_mib_names[__TONIC_MIB_MAX] = {
 	[TONIC_MIB_PROG_CLAMPED]	= "ProgClamped",
 	[TONIC_MIB_DELAYED_ACKS]	= "DelayedAcks",
 	[TONIC_MIB_ENGINE_BATCHES]	= "EngineBatches",
+	[TONIC_MIB_TIMER_MISSING]	= "TimerMissing",
 };
 
 u64 tonic_mib_read(struct net *net, int field)

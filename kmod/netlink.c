@@ -86,6 +86,7 @@ static const u8 nl_mib_attr[__TONIC_MIB_MAX] = {
 	[TONIC_MIB_PROG_CLAMPED]	= TONIC_A_STATS_PROG_CLAMPED,
 	[TONIC_MIB_ENGINE_BATCHES]	= TONIC_A_STATS_ENGINE_BATCHES,
 	[TONIC_MIB_DELAYED_ACKS]	= TONIC_A_STATS_DELAYED_ACKS,
+	[TONIC_MIB_TIMER_MISSING]	= TONIC_A_STATS_TIMER_MISSING,
 };
 
 /* A connection for the flow table: a full socket that is not listening. */

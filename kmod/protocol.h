@@ -71,6 +71,7 @@ enum tonic_mib_field {
 	TONIC_MIB_PROG_CLAMPED,		/* program outputs the engine clamped */
 	TONIC_MIB_ENGINE_BATCHES,	/* engine tx calls that emitted segments */
 	TONIC_MIB_DELAYED_ACKS,		/* ACKs sent by the delayed-ACK timer */
+	TONIC_MIB_TIMER_MISSING,	/* a connection owed progress with no timer armed */
 	__TONIC_MIB_MAX
 };
 

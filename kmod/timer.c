@@ -88,6 +88,28 @@ static void tonic_deadline(u64 *min, u64 t)
 		*min = t;
 }
 
+/*
+ * Does the connection still owe the peer something that only a timer can
+ * move along when packets are lost: data not yet acknowledged (or not yet
+ * sent, unless a writer is still copying it and will push), or a FIN not
+ * yet acknowledged?  A connection that owes and has no deadline armed
+ * hangs for good, so this must never be true with no timer.
+ */
+static bool tonic_owes_progress(const struct sock *sk)
+{
+	const struct tonic_sock *tsk = tonic_sk(sk);
+
+	if (!((1 << sk->sk_state) & (TCPF_ESTABLISHED | TCPF_CLOSE_WAIT |
+				     TCPF_FIN_WAIT1 | TCPF_LAST_ACK |
+				     TCPF_CLOSING)))
+		return false;
+	if (tsk->fin_sent && !tsk->fin_acked)
+		return true;
+	if (tonic_all_acked(sk))
+		return false;
+	return !tsk->writing || tsk->snd_una != tsk->snd_ann;
+}
+
 /* Caller holds the socket spinlock. */
 void __tonic_timer_update(struct sock *sk)
 {
@@ -101,6 +123,19 @@ void __tonic_timer_update(struct sock *sk)
 		tonic_deadline(&when, tsk->engine_at);
 		tonic_deadline(&when, tsk->linger2_at);
 		tonic_deadline(&when, tsk->delack_at);
+	}
+	if (when == U64_MAX && tonic_owes_progress(sk)) {
+		/* A bug: count it, and rescue the connection after rto_min
+		 * (the timer pushes and re-evaluates everything).
+		 */
+		TONIC_SK_INC_STATS(sk, TONIC_MIB_TIMER_MISSING);
+		net_dbg_ratelimited("tonic: no timer for a flow owing progress (state %d, una %u ann %u end %u)\n",
+				    sk->sk_state, tsk->snd_una, tsk->snd_ann,
+				    tsk->snd_end);
+		tsk->engine_at = tonic_now() +
+			(u64)READ_ONCE(tonic_sk_net(sk)->rto_min_ms) *
+			NSEC_PER_MSEC;
+		when = tsk->engine_at;
 	}
 	if (when == U64_MAX) {
 		__tonic_timer_stop(sk);

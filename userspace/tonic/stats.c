@@ -43,6 +43,7 @@ static const char *const stats_names[TONIC_A_STATS_MAX + 1] = {
 	[TONIC_A_STATS_ENGINE_BATCHES]	= "engine_batches",
 	[TONIC_A_STATS_ACTIVE_FLOWS]	= "active_flows",
 	[TONIC_A_STATS_DELAYED_ACKS]	= "delayed_acks",
+	[TONIC_A_STATS_TIMER_MISSING]	= "timer_missing",
 };
 
 static int stats_cb(const struct nlmsghdr *nlh, void *data)
