@@ -100,6 +100,7 @@ static void tonic_init_conn_state(struct sock *sk)
 	tsk->snd_end = 0;
 	tsk->subseg_wait = false;
 	tsk->writing = false;
+	tsk->more = false;
 	tsk->proto_used[0] = '\0';
 	tsk->proto_ops = NULL;
 	tsk->peer_edge = 0;
@@ -147,6 +148,8 @@ int tonic_init_sock(struct sock *sk)
 	tsk->user_seg_size = 0;
 	tsk->user_window = 0;
 	tsk->flush_delay_us = READ_ONCE(tn->flush_delay_us);
+	tsk->nodelay = false;
+	tsk->cork = false;
 	tsk->proto_name[0] = '\0';
 	tonic_timer_init(sk);
 
@@ -510,6 +513,16 @@ int tonic_ioctl(struct sock *sk, int cmd, int *karg)
 	}
 }
 
+/* MSG_MORE holds the short tail like TCP_CORK, until a write without it. */
+static void tonic_set_more(struct sock *sk, bool more)
+{
+	struct tonic_sock *tsk = tonic_sk(sk);
+
+	if (tsk->more && !more)
+		tsk->flush_at = 0;	/* Nagle's rule again, not the cork limit */
+	tsk->more = more;
+}
+
 int tonic_sendmsg(struct sock *sk, struct msghdr *msg, size_t size)
 {
 	long timeo;
@@ -520,6 +533,7 @@ int tonic_sendmsg(struct sock *sk, struct msghdr *msg, size_t size)
 
 	lock_sock(sk);
 	timeo = sock_sndtimeo(sk, msg->msg_flags & MSG_DONTWAIT);
+	tonic_set_more(sk, msg->msg_flags & MSG_MORE);
 
 	if (!((1 << sk->sk_state) & (TCPF_ESTABLISHED | TCPF_CLOSE_WAIT))) {
 		err = sk_stream_wait_connect(sk, &timeo);
@@ -674,6 +688,41 @@ static int tonic_setsockopt_tonic(struct sock *sk, int optname, int val)
 	return err;
 }
 
+/* A short tail held by TCP_CORK or MSG_MORE is due as soon as that ends. */
+static void tonic_release_tail(struct sock *sk)
+{
+	struct tonic_sock *tsk = tonic_sk(sk);
+
+	if (tsk->flush_at)
+		tsk->flush_at = tonic_now();
+	tonic_push(sk);
+}
+
+/* The TCP options a TCP program sets, with TCP's meaning. */
+static int tonic_setsockopt_tcp(struct sock *sk, int optname, int val)
+{
+	struct tonic_sock *tsk = tonic_sk(sk);
+	int err = 0;
+
+	lock_sock(sk);
+	switch (optname) {
+	case TCP_NODELAY:
+		tsk->nodelay = !!val;
+		if (val)	/* as TCP: pending data goes now */
+			tonic_release_tail(sk);
+		break;
+	case TCP_CORK:
+		tsk->cork = !!val;
+		if (!val)
+			tonic_release_tail(sk);
+		break;
+	default:
+		err = -ENOPROTOOPT;
+	}
+	release_sock(sk);
+	return err;
+}
+
 u32 tonic_proto_resolve(struct net *net, const char *name,
 			const struct tonic_proto_ops **ops, char *used)
 {
@@ -746,13 +795,8 @@ int tonic_setsockopt(struct sock *sk, int level, int optname,
 		return -EINVAL;
 	if (copy_from_sockptr(&val, optval, sizeof(val)))
 		return -EFAULT;
-	if (level == SOL_TCP) {
-		/* TCP_NODELAY from TCP programs: no flush delay. */
-		if (optname != TCP_NODELAY)
-			return -ENOPROTOOPT;
-		return tonic_setsockopt_tonic(sk, TONIC_FLUSH_DELAY,
-					      val ? 0 : tonic_pernet(sock_net(sk))->flush_delay_us);
-	}
+	if (level == SOL_TCP)
+		return tonic_setsockopt_tcp(sk, optname, val);
 	if (optname == TONIC_INFO)
 		return -ENOPROTOOPT;
 	return tonic_setsockopt_tonic(sk, optname, val);
@@ -799,13 +843,22 @@ int tonic_getsockopt(struct sock *sk, int level, int optname,
 	struct tonic_info info;
 	int len, val;
 
-	if (level != SOL_TONIC)
+	if (level != SOL_TONIC && level != SOL_TCP)
 		return inet_csk(sk)->icsk_af_ops->getsockopt(sk, level, optname,
 							      optval, optlen);
 	if (get_user(len, optlen))
 		return -EFAULT;
 	if (len < 0)
 		return -EINVAL;
+	if (level == SOL_TCP) {
+		if (optname == TCP_NODELAY)
+			val = tsk->nodelay;
+		else if (optname == TCP_CORK)
+			val = tsk->cork;
+		else
+			return -ENOPROTOOPT;
+		goto put_int;
+	}
 
 	switch (optname) {
 	case TONIC_SEGMENT_SIZE:
@@ -842,6 +895,7 @@ int tonic_getsockopt(struct sock *sk, int level, int optname,
 	default:
 		return -ENOPROTOOPT;
 	}
+put_int:
 	len = min_t(unsigned int, len, sizeof(int));
 	if (put_user(len, optlen))
 		return -EFAULT;

@@ -170,6 +170,10 @@ enum {
  *	head reaches tonic-tail
  * @writing: sendmsg() is copying a write: the short tail is not idle yet,
  *	so the flush delay does not run
+ * @nodelay: TCP_NODELAY: a short tail goes at once, as if T were 0
+ * @cork: TCP_CORK: a short tail waits for more data (at most
+ *	TONIC_CORK_MAX_US), as TCP's
+ * @more: the last write had MSG_MORE: as @cork until the next write
  * @peer_edge: segments below this number fit in the peer's receive window
  * @peer_wnd: receive window the peer advertised last (segments)
  * @segs: announced, unacknowledged segments by number & (TONIC_RING - 1)
@@ -231,6 +235,9 @@ struct tonic_sock {
 	u32 snd_end;
 	bool subseg_wait;
 	bool writing;
+	bool nodelay;
+	bool cork;
+	bool more;
 	u32 peer_edge;
 	u32 peer_wnd;
 	struct sk_buff *segs[TONIC_RING];

@@ -13,9 +13,9 @@
  * acknowledged; those skbs are also indexed in tonic_sock.segs.
  * [tonic-tail, tail) is not announced yet; only the last of them may be
  * shorter than C and still grow.  A short tail is announced as a
- * sub-segment once the flush delay T passed (at once when the FIN is
- * queued); after that nothing is announced until the engine reports the
- * sub-segment delivered.  Announcements stop at head + K (the engine's
+ * sub-segment when tonic_tail_due() says so (Nagle's rule with the flush
+ * delay T as its timer); after that nothing is announced until the engine
+ * reports the sub-segment delivered.  Announcements stop at head + K (the engine's
  * window) and at the peer's advertised receive window.
  *
  * Every socket has its own engine instance holding one flow (id 0),
@@ -30,6 +30,8 @@
 #include "engine.h"
 
 #define TONIC_TX_BATCH	16
+/* The longest a corked short tail waits, as tcp(7) documents for TCP_CORK. */
+#define TONIC_CORK_MAX_US	200000
 #define TONIC_MAX_RTO_STRIKES	15	/* as tcp_retries2 */
 
 static inline struct sk_buff **tonic_seg_slot(struct tonic_sock *tsk, u32 seg)
@@ -140,6 +142,28 @@ bool tonic_probe_needed(const struct sock *sk)
 	       !tonic_seg_before(tsk->snd_ann, tsk->peer_edge);
 }
 
+/*
+ * May the short tail go now?  Nagle's rule (RFC 896, as TCP's
+ * tcp_nagle_test()): at once when nothing is in flight, else after the
+ * flush delay T, during which more data may fill the segment.
+ * TCP_NODELAY or T = 0 send at once; TCP_CORK and MSG_MORE hold the tail
+ * for more data (bounded by TONIC_CORK_MAX_US, so nothing waits forever);
+ * shutdown() and close() send it at once.
+ */
+static bool tonic_tail_due(const struct tonic_sock *tsk, u64 now)
+{
+	if (tsk->fin_queued)
+		return true;
+	if (tsk->writing)
+		return false;
+	if (tsk->flush_at && now >= tsk->flush_at)
+		return true;
+	if (tsk->cork || tsk->more)
+		return false;
+	return tsk->nodelay || !tsk->flush_delay_us ||
+	       tsk->snd_una == tsk->snd_ann;
+}
+
 static void tonic_announce(struct sock *sk, u64 now)
 {
 	struct tonic_sock *tsk = tonic_sk(sk);
@@ -151,9 +175,7 @@ static void tonic_announce(struct sock *sk, u64 now)
 	if (tsk->subseg_wait || !skb)
 		goto arm;
 
-	force = tsk->fin_queued ||
-		(!tsk->writing && (!tsk->flush_delay_us ||
-				   (tsk->flush_at && now >= tsk->flush_at)));
+	force = tonic_tail_due(tsk, now);
 	limit = tonic_announce_limit(tsk);
 	while (skb && tonic_seg_before(tail, limit)) {
 		if (skb->len < tsk->seg_size) {
@@ -186,12 +208,14 @@ static void tonic_announce(struct sock *sk, u64 now)
 		TONIC_SK_INC_STATS(sk, TONIC_MIB_SUBSEGS);
 	}
 arm:
-	/* A short tail waits T for more data (TONIC.md §7). */
+	/* A short tail that has to wait: T, or the cork limit. */
 	skb = tsk->ann_skb;
 	if (skb && skb->len < tsk->seg_size && !tsk->fin_queued &&
 	    !tsk->writing) {
 		if (!tsk->flush_at)
-			tsk->flush_at = now + (u64)tsk->flush_delay_us *
+			tsk->flush_at = now + (u64)(tsk->cork || tsk->more ?
+						    TONIC_CORK_MAX_US :
+						    tsk->flush_delay_us) *
 					      NSEC_PER_USEC;
 	} else {
 		tsk->flush_at = 0;
