@@ -95,6 +95,14 @@ int tonic_xmit_seg(struct sock *sk, u32 seg, bool rtx, bool ackreq)
 	tonic_fill_hdr(sk, th, TONIC_PKT_DATA, rtx || ackreq ? TONIC_F_ACKREQ : 0,
 		       oskb->len);
 	th->seq = htonl(tsk->iss + 1 + seg);
+	/*
+	 * C is fixed at the handshake.  Should the path MTU drop below
+	 * C + headers later (an ICMP "fragmentation needed", a smaller
+	 * device MTU), IP fragments the segment rather than dropping it:
+	 * the last resort that keeps the connection alive.  New connections
+	 * choose C from the new path MTU.
+	 */
+	skb->ignore_df = 1;
 
 	err = tonic_transmit(sk, skb);
 	tsk->stats.segs_out++;
