@@ -67,7 +67,7 @@ timeout --foreground -k 10 "$timeout_s" \
 	-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
 	-virtfs local,path="$repo",mount_tag=worktree,security_model=none,multidevs=remap \
 	-append "console=ttyS0 panic=-1 quiet loglevel=1 tonic.repo=$repo tonic.run=$rel" \
-	${qemu_extra[@]+"${qemu_extra[@]}"} </dev/null 2>&1 | tr -d '\r' | tee "$console"
+	${qemu_extra[@]+"${qemu_extra[@]}"} </dev/null 2>&1 | stdbuf -oL tr -d '\r' | tee "$console"
 qemu_rc=${PIPESTATUS[0]}
 set -e
 
