@@ -135,6 +135,31 @@ drop_every_data() {
 		action gact ok random determ drop "$3"
 }
 
+# drop_every_ack NS DEV N: drop every Nth Tonic ACK packet (header type 3)
+# leaving DEV in NS, deterministically.
+drop_every_ack() {
+	tc -n "$1" qdisc add dev "$2" clsact &&
+	tc -n "$1" filter add dev "$2" egress protocol ip u32 \
+		match ip protocol 253 0xff match u8 0x03 0xff at 24 \
+		action gact ok random determ drop "$3"
+}
+
+# no_flows NS...: no Tonic connection is left in any NS (polls up to 10 s:
+# the last packets of a close may still be in flight); shows what is left.
+no_flows() {
+	local ns i left
+	for ns in "$@"; do
+		for i in $(seq 100); do
+			left=$(ip netns exec "$ns" build/tonic -j flows | jq length)
+			[ "$left" = 0 ] && break
+			sleep 0.1
+		done
+		[ "$left" = 0 ] && continue
+		ip netns exec "$ns" build/tonic flows | sed "s/^/# $ns: /"
+		return 1
+	done
+}
+
 # tstat NS NAME: one counter of /proc/net/tonic_stat in namespace NS.
 tstat() {
 	ip netns exec "$1" awk -v n="$2" '$1 == n { print $2 }' /proc/net/tonic_stat

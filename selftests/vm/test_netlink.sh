@@ -22,7 +22,7 @@ cleanup() {
 }
 
 # Counters in the spec's stats set
-N_STATS=34
+N_STATS=35
 
 tap_plan 26
 OUT=$(mktemp -d)
