@@ -6,6 +6,7 @@
 #   make            build tonic.ko, BPF objects and userspace tools
 #   make deps       install what the project needs (Debian 12, root)
 #   make check      install, build, run every test, print the summary
+#   make soak       the long fault matrix (every program, more paths)
 #   make demo       install, build, run the demo in a VM
 #   make checkpatch run the kernel's checkpatch.pl on kernel and BPF code
 
@@ -47,6 +48,12 @@ check: deps
 	$(MAKE) all
 	./scripts/check.sh $(UNIT_TESTS)
 
+# The long fault matrix (every program, more loss rates and delays).
+soak: deps
+	$(MAKE) all
+	TONIC_SOAK=1 TONIC_TEST_TIMEOUT=5400 TONIC_VM_TIMEOUT=6000 \
+		TONIC_VM_TESTS=selftests/vm/test_sock_faults.sh ./scripts/check.sh
+
 demo: deps
 	$(MAKE) all
 	./scripts/vm-run.sh --timeout 900 -- ./scripts/demo.sh
@@ -61,4 +68,4 @@ clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean
 	rm -rf $(BUILD)
 
-.PHONY: all deps module check demo checkpatch clean vm-tools unit-build
+.PHONY: all deps module check soak demo checkpatch clean vm-tools unit-build

@@ -43,6 +43,8 @@ done
 
 vm_limit=${TONIC_VM_TIMEOUT:-3000}
 if scripts/vm-run.sh --timeout "$vm_limit" -- \
+		env TONIC_SOAK="${TONIC_SOAK:-}" \
+		TONIC_TEST_TIMEOUT="${TONIC_TEST_TIMEOUT:-900}" \
 		scripts/vm-tests.sh "$results/vm" "${vm_tests[@]}"; then
 	status="ok 1 - VM run finished with a clean kernel log"
 else
