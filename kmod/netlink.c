@@ -777,6 +777,7 @@ static const size_t nl_config_off[TONIC_A_CONFIG_MAX + 1] = {
 	[TONIC_A_CONFIG_RMEM_DEFAULT]	= offsetof(struct tonic_net, rmem_default),
 	[TONIC_A_CONFIG_RTO_LOW_US]	= offsetof(struct tonic_net, rto_low_us),
 	[TONIC_A_CONFIG_RTO_LOW_SEGS]	= offsetof(struct tonic_net, rto_low_segs),
+	[TONIC_A_CONFIG_RTO_MAX_MS]	= offsetof(struct tonic_net, rto_max_ms),
 	[TONIC_A_CONFIG_DELACK_SEGS]	= offsetof(struct tonic_net, delack_segs),
 	[TONIC_A_CONFIG_DELACK_US]	= offsetof(struct tonic_net, delack_us),
 };

@@ -28,6 +28,7 @@ static void tonic_net_defaults(struct tonic_net *tn)
 	tn->rto_low_segs = 3;		/* IRN's N */
 	tn->delack_segs = 2;		/* RFC 5681 §4.2, as TCP */
 	tn->delack_us = 500;		/* well below rto_low_us */
+	tn->rto_max_ms = 120000;	/* TCP_RTO_MAX */
 }
 
 static int __net_init tonic_net_init(struct net *net)

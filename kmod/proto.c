@@ -120,6 +120,7 @@ static void tonic_init_conn_state(struct sock *sk)
 	tsk->peer_fin = false;
 	tsk->retries = 0;
 	tsk->rto_strikes = 0;
+	tsk->stall_at = 0;
 	tsk->rto_ms = 0;
 	tsk->flush_at = 0;
 	tsk->ctl_at = 0;

@@ -100,6 +100,7 @@ struct tonic_mib {
  * @rto_low_segs: IRN's N; 0 = @rto_min_ms always
  * @delack_segs: ACK at least every this many in-order full segments
  * @delack_us: longest an ACK for in-order data is held
+ * @rto_max_ms: highest retransmission timeout (the backoff's cap)
  */
 struct tonic_net {
 	struct net *net;
@@ -120,6 +121,7 @@ struct tonic_net {
 	int rto_low_segs;
 	int delack_segs;
 	int delack_us;
+	int rto_max_ms;
 };
 
 extern unsigned int tonic_net_id;
@@ -193,6 +195,7 @@ enum {
  * @retries: retransmissions of the current SYN/FIN/probe
  * @rto_strikes: engine timeouts since the head last advanced; too many
  *	and the peer is declared dead (ETIMEDOUT)
+ * @stall_at: when the first of those timeouts fired
  * @rto_ms: current backoff of SYN/FIN/probe retransmission
  * @clamps_seen: program outputs the engine clamped, already counted in
  *	the namespace's TONIC_MIB_PROG_CLAMPED
@@ -261,6 +264,7 @@ struct tonic_sock {
 	u8 retries;
 	u8 rto_strikes;
 	u32 rto_ms;
+	u64 stall_at;
 	u64 clamps_seen;
 
 	struct hrtimer timer;

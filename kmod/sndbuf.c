@@ -24,6 +24,7 @@
  */
 #include <linux/sched/signal.h>
 #include <net/sock.h>
+#include <net/tcp.h>
 #include <net/tcp_states.h>
 
 #include "protocol.h"
@@ -84,6 +85,7 @@ int tonic_flow_start(struct sock *sk)
 	p.wnd_max = tsk->window;
 	p.init_seq = tsk->snd_una;
 	p.rto_min_ns = (u64)READ_ONCE(tn->rto_min_ms) * NSEC_PER_MSEC;
+	p.rto_max_ns = (u64)READ_ONCE(tn->rto_max_ms) * NSEC_PER_MSEC;
 	/* RFC 6298 §2.2 with the handshake's RTT: SRTT + 4 x RTT / 2 */
 	if (tsk->srtt_us)
 		p.rto_init_ns = 3ULL * tsk->srtt_us * NSEC_PER_USEC;
@@ -457,6 +459,42 @@ push:
 	tonic_push(sk);
 }
 
+/*
+ * How long TCP keeps resending to a silent peer before ETIMEDOUT
+ * (tcp_model_timeout()): @boundary timeouts from @rto_min_ms, doubling up
+ * to TCP_RTO_MAX.  It does not depend on rto_max_ms, so a lower cap
+ * probes a path more often without giving up on it sooner.
+ */
+static u64 tonic_dead_after_ns(u32 rto_min_ms, unsigned int boundary)
+{
+	u64 rto = (u64)rto_min_ms * NSEC_PER_MSEC, sum = 0;
+	u64 cap = (u64)jiffies_to_msecs(TCP_RTO_MAX) * NSEC_PER_MSEC;
+
+	while (boundary--) {
+		sum += min(rto, cap);
+		rto = min(rto * 2, cap);
+	}
+	return sum;
+}
+
+/*
+ * No progress through this many timeouts, and for as long as TCP would
+ * have waited: the peer is gone.  An orphan gives up after fin_retries
+ * timeouts, like TCP's tcp_orphan_retries.
+ */
+static bool tonic_peer_dead(const struct sock *sk, u64 now)
+{
+	const struct tonic_sock *tsk = tonic_sk(sk);
+	const struct tonic_net *tn = tonic_sk_net(sk);
+
+	if (sock_flag(sk, SOCK_DEAD))
+		return tsk->rto_strikes > READ_ONCE(tn->fin_retries);
+	return tsk->rto_strikes > TONIC_MAX_RTO_STRIKES &&
+	       now - tsk->stall_at >=
+	       tonic_dead_after_ns(READ_ONCE(tn->rto_min_ms),
+				   TONIC_MAX_RTO_STRIKES);
+}
+
 void tonic_flow_timer(struct sock *sk, u64 now)
 {
 	struct tonic_sock *tsk = tonic_sk(sk);
@@ -474,16 +512,13 @@ void tonic_flow_timer(struct sock *sk, u64 now)
 		TONIC_SK_ADD_STATS(sk, TONIC_MIB_TIMEOUTS,
 				st.timeouts - before);
 		tonic_nl_event_flow(sk, TONIC_EVENT_TIMEOUT, 0);
+		if (!tsk->rto_strikes)
+			tsk->stall_at = now;
 		tsk->rto_strikes += min_t(u64, st.timeouts - before,
 					  255 - tsk->rto_strikes);
 	}
 	tonic_notify(sk);
-	/* No progress through this many timeouts: the peer is gone.  An
-	 * orphan gives up sooner, like TCP's tcp_orphan_retries.
-	 */
-	if (tsk->rto_strikes > (sock_flag(sk, SOCK_DEAD) ?
-				READ_ONCE(tonic_sk_net(sk)->fin_retries) :
-				TONIC_MAX_RTO_STRIKES)) {
+	if (tonic_peer_dead(sk, now)) {
 		tonic_send_ctl(sk, TONIC_PKT_RST, 0, 0, 0, 0);
 		tonic_reset(sk, ETIMEDOUT);
 	}

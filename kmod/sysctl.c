@@ -20,6 +20,7 @@ static int max_delay = USEC_PER_SEC;
 static int max_retries = 50;
 static int min_rto = 1;
 static int max_rto = 60000;
+static int max_rto_cap = 120000;	/* TCP_RTO_MAX */
 static int min_buf = SOCK_MIN_SNDBUF;
 static int max_buf = 64 << 20;
 static int max_rto_us = 60 * USEC_PER_SEC;
@@ -62,6 +63,8 @@ static struct ctl_table tonic_sysctl_template[] = {
 	TONIC_SYSCTL("delack_segs", delack_segs, &one, &max_window),
 	/* longest an ACK for in-order data is held, microseconds */
 	TONIC_SYSCTL("delack_us", delack_us, &one, &max_delay),
+	/* highest retransmission timeout (the backoff's cap), ms */
+	TONIC_SYSCTL("rto_max_ms", rto_max_ms, &min_rto, &max_rto_cap),
 };
 
 int tonic_sysctl_net_init(struct net *net)

@@ -48,6 +48,11 @@ static const struct netlink_range_validation tonic_a_config_delack_us_range = {
 	.max	= 1000000ULL,
 };
 
+static const struct netlink_range_validation tonic_a_config_rto_max_ms_range = {
+	.min	= 1ULL,
+	.max	= 120000ULL,
+};
+
 /* TONIC_CMD_FLOW_GET - do */
 static const struct nla_policy tonic_flow_get_do_nl_policy[TONIC_A_FLOW_ID + 1] = {
 	[TONIC_A_FLOW_ID] = { .type = NLA_U64, },
@@ -71,7 +76,7 @@ static const struct nla_policy tonic_prog_default_set_nl_policy[TONIC_A_PROG_NAM
 };
 
 /* TONIC_CMD_CONFIG_SET - do */
-static const struct nla_policy tonic_config_set_nl_policy[TONIC_A_CONFIG_DELACK_US + 1] = {
+static const struct nla_policy tonic_config_set_nl_policy[TONIC_A_CONFIG_RTO_MAX_MS + 1] = {
 	[TONIC_A_CONFIG_SEGMENT_SIZE] = NLA_POLICY_FULL_RANGE(NLA_U32, &tonic_a_config_segment_size_range),
 	[TONIC_A_CONFIG_WINDOW] = NLA_POLICY_RANGE(NLA_U32, 1, 256),
 	[TONIC_A_CONFIG_FLUSH_DELAY_US] = NLA_POLICY_FULL_RANGE(NLA_U32, &tonic_a_config_flush_delay_us_range),
@@ -85,6 +90,7 @@ static const struct nla_policy tonic_config_set_nl_policy[TONIC_A_CONFIG_DELACK_
 	[TONIC_A_CONFIG_RTO_LOW_SEGS] = NLA_POLICY_RANGE(NLA_U32, 0, 256),
 	[TONIC_A_CONFIG_DELACK_SEGS] = NLA_POLICY_RANGE(NLA_U32, 1, 256),
 	[TONIC_A_CONFIG_DELACK_US] = NLA_POLICY_FULL_RANGE(NLA_U32, &tonic_a_config_delack_us_range),
+	[TONIC_A_CONFIG_RTO_MAX_MS] = NLA_POLICY_FULL_RANGE(NLA_U32, &tonic_a_config_rto_max_ms_range),
 };
 
 /* Ops table for tonic */
@@ -134,7 +140,7 @@ const struct genl_split_ops tonic_nl_ops[8] = {
 		.cmd		= TONIC_CMD_CONFIG_SET,
 		.doit		= tonic_nl_config_set_doit,
 		.policy		= tonic_config_set_nl_policy,
-		.maxattr	= TONIC_A_CONFIG_DELACK_US,
+		.maxattr	= TONIC_A_CONFIG_RTO_MAX_MS,
 		.flags		= GENL_UNS_ADMIN_PERM | GENL_CMD_CAP_DO,
 	},
 };

@@ -8,6 +8,7 @@
 #   them, so the reply and the FIN must be resent, and the same for the
 #   client's data and FIN;
 # - a path MTU drop below C + headers under a live transfer;
+# - a link outage with the backoff capped (net.tonic.rto_max_ms);
 # - Nagle's rule: with a flush delay of 1 s, a request/response loop with
 #   socket defaults still runs, because nothing is in flight when each
 #   request is written; TCP_CORK and MSG_MORE hold a short write back;
@@ -19,7 +20,7 @@ cd "$(dirname "$0")/../.." || exit 1
 
 TONIC=build/tonic
 PERF_PORT=6501
-tap_plan 20
+tap_plan 24
 PERF_TMP=$(mktemp -d)
 
 cleanup() {
@@ -84,6 +85,30 @@ tap_check "the path MTU drops to 1000 under a 20 MB transfer: completes intact" 
 	xfer_ok "$(cat "$PERF_TMP/pmtu")"
 ip -n $NS_A link set va mtu 1500
 ip -n $NS_B link set vb mtu 1500
+
+# A 3 s link outage with the backoff capped at 300 ms (net.tonic.rto_max_ms):
+# the sender keeps probing at least every 300 ms, so more than the 4
+# timeouts an uncapped 200 ms-doubling backoff fits in 3 s (0.2 + 0.4 +
+# 0.8 + 1.6), and the transfer resumes once the link is back.
+tap_check "rto_max_ms takes 300" ip netns exec $NS_A sysctl -qw net.tonic.rto_max_ms=300
+# 10 MB at 20 Mbit/s: still running when the link goes down
+tap_check "a 20 Mbit/s link" netem $NS_A va rate 20mbit
+ip netns exec $NS_A timeout 120 $XFER client -a $ADDR_B -p 7201 -b 10000000 -s 7 \
+	>"$PERF_TMP/outage" 2>&1 &
+bg=$!
+sleep 1
+to0=$(tstat $NS_A Timeouts)
+ip -n $NS_A link set va down
+sleep 3
+to=$(($(tstat $NS_A Timeouts) - to0))
+ip -n $NS_A link set va up
+wait $bg
+echo "# $to timeouts during the 3 s outage"
+tap_check "outage, rto_max_ms=300: probed at least 6 times" test "$to" -ge 6
+tap_check "outage, rto_max_ms=300: the transfer completes intact" \
+	xfer_ok "$(cat "$PERF_TMP/outage")"
+ip netns exec $NS_A sysctl -qw net.tonic.rto_max_ms=120000
+netem_clear
 
 # Nagle's rule: T = 1 s on both sides and socket defaults (no
 # TCP_NODELAY): each 1 KB request finds nothing in flight and goes at

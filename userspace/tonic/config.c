@@ -24,6 +24,7 @@ static const char *const config_names[TONIC_A_CONFIG_MAX + 1] = {
 	[TONIC_A_CONFIG_RTO_LOW_SEGS]	= "rto_low_segs",
 	[TONIC_A_CONFIG_DELACK_SEGS]	= "delack_segs",
 	[TONIC_A_CONFIG_DELACK_US]	= "delack_us",
+	[TONIC_A_CONFIG_RTO_MAX_MS]	= "rto_max_ms",
 };
 
 /* Print a config message (also used by monitor). */
@@ -141,7 +142,7 @@ void config_usage(void)
 		"         NAME := segment_size | window | flush_delay_us | syn_retries |\n"
 		"                 fin_retries | rto_min_ms | cnp_interval_us |\n"
 		"                 wmem_default | rmem_default | rto_low_us |\n"
-		"                 rto_low_segs | delack_segs | delack_us\n");
+		"                 rto_low_segs | delack_segs | delack_us | rto_max_ms\n");
 }
 
 int config_main(int argc, char **argv)
