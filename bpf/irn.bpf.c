@@ -3,7 +3,7 @@
  * irn - Improved RoCE NIC loss recovery and flow control for Tonic.
  *
  * IRN (Mittal, Shpiner, Panda, Zahavi, Krishnamurthy, Ratnasamy, Shenker:
- * "Revisiting Network Support for RDMA", SIGCOMM 2018), TONIC.md §10:
+ * "Revisiting Network Support for RDMA", SIGCOMM 2018), §3 and §4:
  * - §3.1 loss recovery: a NACK (sent by the receiver for every
  *   out-of-order arrival, carrying the cumulative ACK and the segment that
  *   arrived) starts recovery.  In recovery a segment is lost if a higher

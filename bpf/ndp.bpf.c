@@ -4,7 +4,8 @@
  *
  * NDP (Handley, Raiciu, Agache, Voinescu, Moore, Antichi, Wojcik:
  * "Re-architecting datacenter networks and stacks for low latency and
- * high performance", SIGCOMM 2017), as Tonic runs it (TONIC.md §4, §9):
+ * high performance", SIGCOMM 2017), as Tonic runs it (Tonic §3.3 and its
+ * public RTL):
  * - credit: grant tokens.  The receiver returns a PULL (grant) per packet
  *   it gets; the engine lets the flow send only as many bytes as it was
  *   granted (plus the flow's initial tokens, NDP's first-RTT window) and

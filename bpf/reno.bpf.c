@@ -3,7 +3,7 @@
  * reno - TCP Reno congestion control and loss recovery for Tonic.
  *
  * RFC 5681 (Allman, Paxson, Blanton: "TCP Congestion Control", 2009), in
- * segments, as in Tonic's RTL (TONIC.md §9):
+ * segments, as in Tonic's public RTL:
  * - §3.1 slow start below ssthresh, then congestion avoidance (one segment
  *   per window of acked segments);
  * - §3.2 fast retransmit on the third duplicate ACK: ssthresh =

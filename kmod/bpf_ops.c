@@ -15,7 +15,8 @@
  * - Slots.  The engine calls a struct tonic_proto_ops whose hooks get no
  *   pointer to the protocol, so each of TONIC_BPF_SLOTS static slots has
  *   its own trampolines that call the slot's current program under RCU.
- *   The module cannot pin a struct_ops map per socket (KERNEL-NOTES §5.4),
+ *   The module cannot pin a struct_ops map per socket (it has no
+ *   reference-counted handle on one it could take per flow),
  *   so a flow keeps a pointer to the static slot instead and checks on
  *   every call that its program is still there:
  *     - program replaced (bpf_link update, same name and scheme): the flow

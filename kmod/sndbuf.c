@@ -5,7 +5,7 @@
  * The send buffer is sk_write_queue: one skb per segment, the payload in
  * page fragments (as TCP does), so that transmitting builds a packet by
  * cloning the segment and pushing a header rather than copying bytes.
- * Three pointers, counted in segments (TONIC.md §7):
+ * Three pointers, counted in segments (Tonic §5 and Appendix D):
  *
  *   head (snd_una) <= tonic-tail (snd_ann) <= tail (snd_end)
  *

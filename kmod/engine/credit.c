@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Tonic engine: the credit engine's arithmetic (TONIC.md §4, Tonic §3.3).
+ * Tonic engine: the credit engine's arithmetic (Tonic §3.3).
  *
  * Three schemes.  WINDOW has no credit here (the window is enforced by the
  * data-delivery engine).  GRANT counts bytes: credit = tokens granted -

@@ -4,12 +4,13 @@
  *
  * Builds the read-only view of a flow a hook gets (struct tonic_flow_ctx),
  * validates and clamps everything the hook asks for, and implements the
- * read-only bitmap queries a hook may call on its copy.  Program output is
- * never trusted (ARCHITECTURE.md "Non-negotiables"): a retransmission
- * range is clipped to the segments sent and not yet cumulatively acked, a
- * window to [1, K], a rate and a timeout to the flow's bounds.  Each clip
- * counts as one violation.  Falling back to the built-in protocol after
- * repeated violations is the BPF glue's decision (issue 5), not ours.
+ * read-only bitmap queries a hook may call on its copy.  Program output
+ * is never trusted, so that no program can corrupt the engine: a
+ * retransmission range is clipped to the segments sent and not yet
+ * cumulatively acked, a window to [1, K], a rate and a timeout to the
+ * flow's bounds.  Each clip counts as one violation.  Falling back to
+ * the built-in protocol after repeated violations is the BPF glue's
+ * decision, not ours.
  */
 #include "flow.h"
 

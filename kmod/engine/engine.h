@@ -12,7 +12,7 @@
  * Time: every call that may depend on time takes @now in nanoseconds from
  * the caller's clock (monotonic, never going backwards).
  *
- * One "step" (TONIC.md §5, Tonic §3.4) is everything the caller hands in
+ * One "step" (Tonic §3.4) is everything the caller hands in
  * with the same @now: control events delivered with tonic_engine_ctrl()
  * and the timer work run by tonic_engine_timers() at that @now.  The merge
  * rules are applied per step, see Documentation/engine.md.
@@ -68,7 +68,7 @@ enum tonic_merge_prio {
 	TONIC_MERGE_INCOMING_WINS,
 };
 
-/* Control event types (TONIC.md §11). */
+/* Control event types: the receiver signals of kmod/wire.h. */
 enum tonic_ctrl_type {
 	TONIC_CTRL_ACK = 1,	/* cumulative ack, optional selective ack */
 	TONIC_CTRL_NACK,	/* cumulative ack + the segment reported missing */

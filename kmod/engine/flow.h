@@ -2,8 +2,8 @@
 /*
  * Tonic engine: private state and the prototypes shared by its files.
  *
- * struct tonic_flow is the fixed per-flow state of both engines (TONIC.md
- * §3, §4, §9); it is followed in the same allocation by the flow's N-entry
+ * struct tonic_flow is the fixed per-flow state of both engines (Tonic
+ * §3.2, §3.3); it is followed in the same allocation by the flow's N-entry
  * ring of segment addresses and the protocol's user state.  struct
  * tonic_engine holds the flow table, the three FIFOs (active, ready-to-tx,
  * notify) and the two timer heaps.  Nothing here is visible to protocols.

@@ -8,7 +8,7 @@
  * - SIM_RCV_SACK: keeps out-of-order data; every data packet is answered
  *   with the cumulative ACK and a one-entry SACK, a NACK (nack = first
  *   missing segment) when it arrived out of order, and a grant of one
- *   segment (what tonic.ko's receiver does, TONIC.md §11);
+ *   segment (what tonic.ko's receiver does, kmod/wire.h);
  * - SIM_RCV_ROCE: a RoCE responder: drops out-of-order packets, answers
  *   with cumulative ACKs only and NACKs each hole once (IB spec §9.7.5).
  *

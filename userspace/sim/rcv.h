@@ -4,7 +4,7 @@
  *
  * Portable C on the engine's environment header, with no simulator types,
  * so that the kernel receive path can share it.  The signals are the ones
- * of kmod/wire.h (TONIC.md §11): every data packet is answered by one ACK
+ * of kmod/wire.h: every data packet is answered by one ACK
  * carrying the cumulative ack (next expected segment) and the selective
  * ack of the segment that arrived, flagged NACK when it arrived out of
  * order, ECE when it carried CE, CNP when it carried CE and no CNP went
