@@ -75,7 +75,6 @@ struct newreno {
 	u64 srtt_ns;		/* 0 until the first sample */
 	u64 rttvar_ns;
 	u64 rto_ns;		/* current timeout (with backoff) */
-	u64 base_rto_ns;	/* initial timeout, used without samples */
 };
 
 static void nr_mark(struct tonic_flow_ctx *ctx, u32 start, u32 end)
@@ -113,7 +112,6 @@ static int newreno_init(struct tonic_flow_ctx *ctx, void *user)
 
 	s->ssthresh = ctx->wnd_max;	/* "arbitrarily high" (RFC 5681 §3.1) */
 	s->rto_ns = ctx->rto_ns;
-	s->base_rto_ns = ctx->rto_ns;
 	ctx->out.flags |= TONIC_OUT_WND;
 	ctx->out.wnd = min(max(w, 1U), ctx->wnd_max);
 	return 0;
@@ -195,9 +193,13 @@ static u32 nr_newack(struct newreno *s, struct tonic_flow_ctx *ctx, u32 cwnd,
 						     s->recover)) {
 		if (s->state == NR_FAST_RECOVERY)	/* full ack */
 			cwnd = min(s->ssthresh, max(flight, 1U) + 1);
+		/* Karn: the backed-off timeout stays until a first
+		 * transmission gives an RTT sample (nr_rtt_sample()).  Going
+		 * back to the initial timeout here, with no sample yet, made
+		 * every segment of a path whose RTT exceeds it time out and
+		 * be resent, so no sample ever came.
+		 */
 		s->state = NR_OPEN;
-		if (!s->srtt_ns)
-			s->rto_ns = s->base_rto_ns;
 		return cwnd;
 	}
 	if (s->state == NR_FAST_RECOVERY) {		/* partial ack */
