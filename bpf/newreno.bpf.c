@@ -19,9 +19,11 @@
  *   duplicates (RFC 5827 early retransmit).
  * - In recovery, dupthresh SACKs of segments sent after the hole was
  *   resent, with the hole still open: the resend was lost, resend again.
- * - The receiver reports the fast-retransmitted segment as a duplicate
- *   (TONIC_CF_DUP): the fast retransmit was spurious, so cwnd and
- *   ssthresh go back to their values before it (RFC 3708).
+ * - The receiver reports the segment a fast retransmit or a timeout
+ *   resent first as a duplicate (TONIC_CF_DUP): the resend was spurious,
+ *   so cwnd and ssthresh go back to their values before it and a
+ *   timeout's go-back-N stops (RFC 3708).  The timeout itself stays
+ *   backed off until an RTT sample (Karn).
  *
  * The same algorithm is built into the engine (kmod/engine/newreno.c) as
  * the default; this program exists so it can be changed and replaced.
@@ -129,8 +131,7 @@ TONIC_INCOMING(newreno, fl, user)
 	    fl->ev.sack == st->undo_seg) {		/* spurious: undo */
 		st->undo = 0;
 		st->ssthresh = tonic_max(st->ssthresh, (u32)st->prior_ssthresh);
-		if (st->state == NRS_FAST_RECOVERY)
-			st->state = NRS_OPEN;
+		st->state = NRS_OPEN;	/* also ends a timeout's go-back-N */
 		cwnd = tonic_max(cwnd, (u32)st->prior_cwnd);
 	}
 	tonic_rtt_sample(&st->rtt, fl);
@@ -171,10 +172,20 @@ TONIC_PERIODIC(newreno, fl, user)
 
 	if (!fl->timeout)
 		return;
+	/* A timeout is undone as a fast retransmit is, when its first
+	 * resend comes back as a duplicate; the window restored is the one
+	 * before the first timeout of this stall.
+	 */
+	if (st->state != NRS_RTO_RECOVERY || !st->undo ||
+	    st->undo_seg != fl->wnd_start) {
+		st->prior_cwnd = fl->wnd;
+		st->prior_ssthresh = tonic_min(st->ssthresh, 65535U);
+		st->undo_seg = fl->wnd_start;
+	}
 	st->ssthresh = tonic_max(tonic_flight(fl) / 2, 2U);
 	st->recover = fl->next_new;
 	st->state = NRS_RTO_RECOVERY;
-	st->undo = 0;			/* only fast retransmits are undone */
+	st->undo = 1;
 	st->dupacks = 0;
 	st->cwnd_cnt = 0;
 	st->rtx_next = fl->wnd_start + 1;

@@ -163,9 +163,7 @@ int tonic_init_sock(struct sock *sk)
 	return 0;
 }
 
-/* A child was cloned from its listener: nothing of the listener's
- * per-connection state may survive the copy.
- */
+/* The handshake's round trip is the first RTT sample, as TCP's. */
 void tonic_handshake_rtt(struct sock *sk, u64 sent_at)
 {
 	u64 us = div_u64(tonic_now() - sent_at, NSEC_PER_USEC);
@@ -173,6 +171,9 @@ void tonic_handshake_rtt(struct sock *sk, u64 sent_at)
 	tonic_sk(sk)->srtt_us = clamp_t(u64, us, 1, U32_MAX);
 }
 
+/* A child was cloned from its listener: nothing of the listener's
+ * per-connection state may survive the copy.
+ */
 void tonic_init_child(struct sock *newsk, const struct request_sock *req)
 {
 	const struct tonic_request_sock *treq = tonic_rsk(req);

@@ -26,10 +26,13 @@
  *   min(ssthresh, max(flight, 1) + 1) (§3.2 step 3 option 1).
  * - Timeout: ssthresh = max(flight / 2, 2), cwnd = 1, RTO doubled (RFC
  *   6298 §5.5), recover = next_new.
- * - Spurious fast retransmit (RFC 3708, as Linux's DSACK undo): when the
- *   receiver reports the fast-retransmitted segment as a duplicate
- *   (TONIC_CF_DUP), the original was only reordered: cwnd and ssthresh
- *   go back to their values before recovery.  dupthresh stays: without
+ * - Spurious fast retransmit or timeout (RFC 3708, as Linux's DSACK
+ *   undo): when the receiver reports the segment resent first as a
+ *   duplicate (TONIC_CF_DUP), the original was only reordered or late:
+ *   cwnd and ssthresh go back to their values before recovery, and a
+ *   timeout's go-back-N stops.  A timeout is spurious when the RTT
+ *   exceeds it, e.g. before the first RTT sample on a long path; the
+ *   timeout itself stays backed off (Karn).  dupthresh stays: without
  *   RACK's timing, a larger one turns losses in small windows into
  *   timeouts.
  *
@@ -223,13 +226,12 @@ static u32 nr_newack(struct newreno *s, struct tonic_flow_ctx *ctx, u32 cwnd,
 	return cwnd;
 }
 
-/* The fast retransmit of undo_seg was spurious: restore the window. */
+/* The resend of undo_seg was spurious: restore the window. */
 static u32 nr_undo(struct newreno *s, u32 cwnd)
 {
 	s->flags &= ~NR_UNDO;
 	s->ssthresh = max_t(u32, s->ssthresh, s->prior_ssthresh);
-	if (s->state == NR_FAST_RECOVERY)
-		s->state = NR_OPEN;
+	s->state = NR_OPEN;
 	return max_t(u32, cwnd, s->prior_cwnd);
 }
 
@@ -267,10 +269,19 @@ static void newreno_periodic(struct tonic_flow_ctx *ctx, void *user)
 
 	if (!ctx->timeout)
 		return;
+	/* What an undo restores: the window before the first timeout of
+	 * this stall, not the collapsed one of a repeated timeout.
+	 */
+	if (s->state != NR_RTO_RECOVERY || !(s->flags & NR_UNDO) ||
+	    s->undo_seg != ctx->wnd_start) {
+		s->prior_cwnd = ctx->wnd;
+		s->prior_ssthresh = min_t(u32, s->ssthresh, U16_MAX);
+		s->undo_seg = ctx->wnd_start;
+	}
 	s->ssthresh = max(flight / 2, 2U);		/* RFC 5681 eq. 4 */
 	s->recover = ctx->next_new;
 	s->state = NR_RTO_RECOVERY;
-	s->flags = 0;			/* only fast retransmits are undone */
+	s->flags = NR_UNDO;
 	s->dupacks = 0;
 	s->cwnd_cnt = 0;
 	s->rtx_next = ctx->wnd_start + 1;
