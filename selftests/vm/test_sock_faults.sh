@@ -57,6 +57,15 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# setup: the namespaces, without segmentation offloads, so that netem drops
+# TCP's packets one by one, as it does Tonic's, not a 64 KB GSO packet at
+# a time.
+setup() {
+	ns_setup &&
+	ip netns exec $NS_A ethtool -K va tso off gso off gro off >/dev/null &&
+	ip netns exec $NS_B ethtool -K vb tso off gso off gro off >/dev/null
+}
+
 # set_path WHERE NETEM: the fault on the data direction (A's egress), the
 # ACK direction (B's egress) or both; "outage" takes the link down for 2 s
 # a second into the transfer.
@@ -98,7 +107,7 @@ transfers() {
 }
 
 tap_check "insmod tonic.ko" insmod "$TONIC_KO"
-tap_check "two namespaces over veth" ns_setup
+tap_check "two namespaces over veth, offloads off" setup
 tap_check "load the protocol programs" bash -c \
 	"for p in $PROGS; do [ \$p = newreno ] || $TONIC prog load build/bpf/\$p.bpf.o || exit 1; done"
 ip netns exec $NS_B $XFER server -P 6 -p $PORT_TCP -c 100000 >"$tmp/srv_tcp" 2>&1 &
