@@ -24,7 +24,7 @@ static void tonic_net_defaults(struct tonic_net *tn)
 	tn->cnp_interval_us = 50;
 	tn->wmem_default = sysctl_tonic_wmem[1];
 	tn->rmem_default = sysctl_tonic_rmem[1];
-	tn->rto_low_us = 2000;		/* IRN's 100 us, scaled to TCG RTTs */
+	tn->rto_low_us = 1000;		/* about 2 RTTs of the TCG guest */
 	tn->rto_low_segs = 3;		/* IRN's N */
 	tn->delack_segs = 2;		/* RFC 5681 §4.2, as TCP */
 	tn->delack_us = 500;		/* well below rto_low_us */

@@ -48,9 +48,9 @@ PERF_TMP=$(mktemp -d)
 trap cleanup EXIT
 tap_check "insmod tonic.ko" insmod "$TONIC_KO"
 tap_check "two namespaces over veth" ns_setup
-tap_check "defaults: delack_segs 2, rto_low_us 2000, rto_low_segs 3" bash -c \
+tap_check "defaults: delack_segs 2, rto_low_us 1000, rto_low_segs 3" bash -c \
 	"[ \$(ip netns exec $NS_A sysctl -n net.tonic.delack_segs) = 2 ] &&
-	 [ \$(ip netns exec $NS_A sysctl -n net.tonic.rto_low_us) = 2000 ] &&
+	 [ \$(ip netns exec $NS_A sysctl -n net.tonic.rto_low_us) = 1000 ] &&
 	 [ \$(ip netns exec $NS_A sysctl -n net.tonic.rto_low_segs) = 3 ]"
 tap_check "server listens" srv_start "$PERF_TMP/srv" server -p 7101
 
