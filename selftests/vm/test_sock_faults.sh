@@ -66,6 +66,12 @@ setup() {
 	ip netns exec $NS_B ethtool -K vb tso off gso off gro off >/dev/null
 }
 
+# servers: a TCP and a Tonic tonic_xfer server in B, listening.
+servers() {
+	srv_start "$tmp/srv_tcp" server -P 6 -p $PORT_TCP -c 100000 &&
+	srv_start "$tmp/srv_tonic" server -p $PORT_TONIC -c 100000
+}
+
 # set_path WHERE NETEM: the fault on the data direction (A's egress), the
 # ACK direction (B's egress) or both; "outage" takes the link down for 2 s
 # a second into the transfer.
@@ -110,11 +116,7 @@ tap_check "insmod tonic.ko" insmod "$TONIC_KO"
 tap_check "two namespaces over veth, offloads off" setup
 tap_check "load the protocol programs" bash -c \
 	"for p in $PROGS; do [ \$p = newreno ] || $TONIC prog load build/bpf/\$p.bpf.o || exit 1; done"
-ip netns exec $NS_B $XFER server -P 6 -p $PORT_TCP -c 100000 >"$tmp/srv_tcp" 2>&1 &
-SRV_PIDS+=($!)
-ip netns exec $NS_B $XFER server -p $PORT_TONIC -c 100000 >"$tmp/srv_tonic" 2>&1 &
-SRV_PIDS+=($!)
-tap_check "servers listen" bash -c "sleep 0.5; grep -q ^ready $tmp/srv_tcp && grep -q ^ready $tmp/srv_tonic"
+tap_check "servers listen" servers
 
 for c in "${CASES[@]}"; do
 	IFS='|' read -r WHERE NETEM BYTES FLOWS <<<"$c"
