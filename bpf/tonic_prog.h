@@ -55,6 +55,9 @@
 #define TONIC_OUT_RATE		0x04
 #define TONIC_OUT_TIMER		0x08
 #define TONIC_OUT_TIMER_STOP	0x10
+#define TONIC_OUT_PROBE		0x20
+#define TONIC_TIMEOUT_RTO	1
+#define TONIC_TIMEOUT_PROBE	2
 #define TONIC_SIG_ACK		(1U << 0)
 #define TONIC_SIG_NACK		(1U << 1)
 #define TONIC_SIG_GRANT		(1U << 2)
@@ -217,7 +220,18 @@ static __always_inline void tonic_set_rate(struct tonic_flow_ctx *fl, u64 bps)
 /* (Re)arm the retransmission timer @ns from now. */
 static __always_inline void tonic_set_timer(struct tonic_flow_ctx *fl, u64 ns)
 {
-	fl->out.flags |= TONIC_OUT_TIMER;
+	fl->out.flags = (fl->out.flags | TONIC_OUT_TIMER) & ~TONIC_OUT_PROBE;
+	fl->out.timer_ns = ns;
+}
+
+/*
+ * Arm the timer early, @ns from now (>= fl->probe_min_ns), for the
+ * program's own deadline: the periodic hook sees TONIC_TIMEOUT_PROBE.
+ */
+static __always_inline void tonic_set_probe_timer(struct tonic_flow_ctx *fl,
+						  u64 ns)
+{
+	fl->out.flags |= TONIC_OUT_TIMER | TONIC_OUT_PROBE;
 	fl->out.timer_ns = ns;
 }
 

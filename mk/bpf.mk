@@ -11,7 +11,7 @@
 #
 # vmlinux.h comes from the module's split BTF on top of the kernel's.
 
-BPF_PROGS := reno newreno sack ndp dcqcn irn
+BPF_PROGS := reno newreno sack ndp dcqcn irn rack
 BPF_DIR := bpf
 BPF_CLANG ?= clang
 BPFTOOL ?= bpftool

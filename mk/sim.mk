@@ -23,7 +23,7 @@ SIM_ASAN_CFLAGS := -O1 -g -fsanitize=address,undefined \
 # simulator references them weakly.  dcqcn.h defines its parameters in
 # every program that includes it; each program other than dcqcn gets its
 # own copy, renamed PROG__dcqcn_* (as each BPF object has its own rodata).
-SIM_PROGS := reno newreno sack ndp dcqcn irn
+SIM_PROGS := reno newreno sack ndp dcqcn irn rack
 SIM_PROG_SRCS := $(wildcard $(addprefix bpf/,$(addsuffix .bpf.c,$(SIM_PROGS))))
 SIM_PROG_INC := -Ikmod -Iuapi -Ibpf
 SIM_PROG_HDRS := $(wildcard bpf/*.h) $(wildcard kmod/bpf_query.h)

@@ -15,7 +15,8 @@
 #include "flow.h"
 
 #define TONIC_OUT_ALL	(TONIC_OUT_RTX | TONIC_OUT_WND | TONIC_OUT_RATE | \
-			 TONIC_OUT_TIMER | TONIC_OUT_TIMER_STOP)
+			 TONIC_OUT_TIMER | TONIC_OUT_TIMER_STOP | \
+			 TONIC_OUT_PROBE)
 
 static u64 ctx_clamp(u64 v, u64 lo, u64 hi, u32 *bad)
 {
@@ -86,8 +87,15 @@ u32 tonic_ctx_apply(struct tonic_engine *eng, struct tonic_flow *f,
 	if (o->flags & TONIC_OUT_RTX)
 		marked = ctx_apply_rtx(f, o->rtx_start, o->rtx_end, &bad);
 	if (o->flags & TONIC_OUT_TIMER_STOP)
-		f->flags &= ~TF_RTO;
-	if (o->flags & TONIC_OUT_TIMER) {
+		f->flags &= ~(TF_RTO | TF_PROBE);
+	if ((o->flags & (TONIC_OUT_TIMER | TONIC_OUT_PROBE)) ==
+	    (TONIC_OUT_TIMER | TONIC_OUT_PROBE)) {
+		/* early: leaves the engine's own timeout (rto_ns) alone */
+		tonic_dd_arm_rto(eng, f, now + ctx_clamp(o->timer_ns,
+							 c->probe_min_ns,
+							 f->rto_max_ns, &bad));
+		f->flags |= TF_PROBE;
+	} else if (o->flags & TONIC_OUT_TIMER) {
 		f->rto_ns = ctx_clamp(o->timer_ns, c->rto_min_ns,
 				      f->rto_max_ns, &bad);
 		tonic_dd_arm_rto(eng, f, now + f->rto_ns);

@@ -635,6 +635,7 @@ static void eng_periodic(struct tonic_engine *eng, struct tonic_flow *f,
 	bool same_step = (f->flags & TF_CTRL) && f->ctrl_now == now;
 	void *user = tonic_flow_user(f);
 	struct tonic_flow_ctx c;
+	bool probe = false;
 	u32 marked;
 
 	if (same_step && f->ops->merge_prio == TONIC_MERGE_INCOMING_WINS) {
@@ -643,12 +644,21 @@ static void eng_periodic(struct tonic_engine *eng, struct tonic_flow *f,
 		user = eng->scratch;
 	}
 	tonic_ctx_fill(f, &c, now);
-	c.timeout = timeout;
+	if (timeout) {
+		probe = f->flags & TF_PROBE;
+		f->flags &= ~TF_PROBE;
+		c.timeout = probe ? TONIC_TIMEOUT_PROBE : TONIC_TIMEOUT_RTO;
+	}
 	f->ops->periodic(&c, user);
 	marked = tonic_ctx_apply(eng, f, &c, now);
 	if (timeout) {
-		f->timeouts++;
-		eng->st.timeouts++;
+		if (probe) {
+			f->probes++;
+			eng->st.probes++;
+		} else {
+			f->timeouts++;
+			eng->st.timeouts++;
+		}
 		/* grant scheme: the receiver will not pay for these (§3.3) */
 		tonic_cr_grant(f, (u64)marked * f->seg_size);
 		if (!(c.out.flags & (TONIC_OUT_TIMER | TONIC_OUT_TIMER_STOP)))
@@ -743,6 +753,7 @@ int tonic_engine_flow_stats(const struct tonic_engine *eng, u32 flow_id,
 	st->segs_sent = f->segs_sent;
 	st->rtx_sent = f->rtx_sent;
 	st->timeouts = f->timeouts;
+	st->probes = f->probes;
 	st->acked_segs = f->acked_segs;
 	st->violations = f->violations;
 	return 0;

@@ -197,6 +197,11 @@ struct tonic_flow_params {
 #define TONIC_OUT_RATE		0x04	/* set the rate to rate_bps */
 #define TONIC_OUT_TIMER		0x08	/* (re)arm the rtx timer, timer_ns from now */
 #define TONIC_OUT_TIMER_STOP	0x10	/* stop the rtx timer */
+#define TONIC_OUT_PROBE		0x20	/* with TIMER: an early timer, see below */
+
+/* struct tonic_flow_ctx.timeout in the periodic hook */
+#define TONIC_TIMEOUT_RTO	1	/* the retransmission timer expired */
+#define TONIC_TIMEOUT_PROBE	2	/* an early (TONIC_OUT_PROBE) timer expired */
 
 /**
  * struct tonic_hook_out - what a protocol hook asks for
@@ -211,6 +216,14 @@ struct tonic_flow_params {
  * sent and not yet cumulatively acked, the window to [1, K], the rate to
  * the flow's bounds and the timer to its RTO bounds.  Each clip counts as
  * one violation in the flow's and the engine's counters.
+ *
+ * TONIC_OUT_PROBE with TONIC_OUT_TIMER arms the flow's one timer early,
+ * for a protocol's own deadline (a tail-loss probe, a reordering window):
+ * @timer_ns may go down to the context's @probe_min_ns, the amount the
+ * engine uses for its own re-arming (@rto_ns) is left alone, and the
+ * expiry reaches the periodic hook as TONIC_TIMEOUT_PROBE, not counted as
+ * a timeout.  Linux TCP multiplexes its retransmission timer the same way
+ * (icsk_pending: ICSK_TIME_LOSS_PROBE, ICSK_TIME_REO_TIMEOUT).
  */
 struct tonic_hook_out {
 	u32 flags;
@@ -232,7 +245,8 @@ struct tonic_hook_out {
  * @flow_id: flow
  * @now: the step's time in ns
  * @ev: the control event (incoming only; zero for periodic)
- * @timeout: periodic only: 1 if the retransmission timer expired
+ * @timeout: periodic only: TONIC_TIMEOUT_RTO if the retransmission timer
+ *	expired, TONIC_TIMEOUT_PROBE if an early timer did, else 0
  * @newly_acked: segments newly acked by this event (cumulative + selective)
  * @old_wnd_start: window start before stage 1
  * @wnd_start: first unacked segment after stage 1
@@ -249,6 +263,8 @@ struct tonic_hook_out {
  * @rto_min_ns: lowest allowed timeout now: the flow's rto_low_ns while
  *	at most rto_low_segs segments are in flight, else its rto_min_ns
  * @rto_max_ns: highest allowed timeout
+ * @probe_min_ns: lowest allowed early (TONIC_OUT_PROBE) timer: the flow's
+ *	rto_low_ns
  * @acked: ring bitmap of selectively acked segments (bit = seg % K)
  * @rtx: ring bitmap of segments marked for retransmission
  * @out: the hook's outputs, zeroed before every call
@@ -274,6 +290,7 @@ struct tonic_flow_ctx {
 	u64 rto_ns;
 	u64 rto_min_ns;
 	u64 rto_max_ns;
+	u64 probe_min_ns;
 	u64 acked[TONIC_MAX_WND_SEGS / 64];
 	u64 rtx[TONIC_MAX_WND_SEGS / 64];
 	struct tonic_hook_out out;
@@ -363,6 +380,7 @@ u32 tonic_ctx_count_acked(const struct tonic_flow_ctx *ctx, u32 from,
  * @segs_sent: segment addresses emitted
  * @rtx_sent: retransmissions among them
  * @timeouts: retransmission timer expiries handled
+ * @probes: early (TONIC_OUT_PROBE) timer expiries handled
  * @acked_segs: segments acked (cumulatively or selectively)
  * @violations: hook outputs the engine had to clip
  */
@@ -383,6 +401,7 @@ struct tonic_flow_stats {
 	u64 segs_sent;
 	u64 rtx_sent;
 	u64 timeouts;
+	u64 probes;
 	u64 acked_segs;
 	u64 violations;
 };
@@ -394,6 +413,7 @@ struct tonic_flow_stats {
  * @segs_rtx: retransmissions among them
  * @timeouts: timeouts handled
  * @timeouts_merged: timeouts dropped because an ack came in the same step
+ * @probes: early (TONIC_OUT_PROBE) timer expiries handled
  * @violations: hook outputs clipped (all flows)
  * @batches: tonic_engine_tx() calls that emitted at least one segment
  * @ctrl_events: control events processed
@@ -408,6 +428,7 @@ struct tonic_engine_stats {
 	u64 segs_rtx;
 	u64 timeouts;
 	u64 timeouts_merged;
+	u64 probes;
 	u64 violations;
 	u64 batches;
 	u64 ctrl_events;

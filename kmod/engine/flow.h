@@ -24,6 +24,7 @@
 #define TF_RTO		0x040	/* retransmission timer armed (rto_expiry) */
 #define TF_PERIODIC	0x080	/* ops->periodic_ns != 0 */
 #define TF_RESENT	0x100	/* rtx_sent != 0: rtxc_lo/hi may have bits */
+#define TF_PROBE	0x800	/* the armed timer is an early one (TONIC_OUT_PROBE) */
 #define TF_NOTE_SHIFT	9	/* pending TONIC_NOTIFY_* bits, << this */
 #define TF_NOTE_MASK	((TONIC_NOTIFY_HEAD | TONIC_NOTIFY_SUBSEG) << TF_NOTE_SHIFT)
 #define TF_INFIFO	(TF_ACTIVE | TF_READY | TF_NOTIFY)
@@ -102,6 +103,7 @@ struct tonic_flow {
 	u64 rtxc_lo[TB_WORDS];	/* 2-bit transmit-again count, low bit */
 	u64 rtxc_hi[TB_WORDS];	/* and high bit */
 	u64 timeouts;
+	u64 probes;
 	u64 violations;
 	u64 rtx_sent;
 	u32 ring[];		/* N segment indices; then the user state */
@@ -301,7 +303,7 @@ static inline void tonic_dd_arm_rto(struct tonic_engine *eng,
 				    struct tonic_flow *f, u64 expiry)
 {
 	f->rto_expiry = expiry;
-	f->flags |= TF_RTO;
+	f->flags = (f->flags | TF_RTO) & ~TF_PROBE;
 	tonic_dd_heap_want(eng, f, expiry);
 }
 
@@ -321,7 +323,7 @@ static inline void tonic_dd_timer_sync(struct tonic_engine *eng,
 	bool busy = f->next_new != f->wnd_start || f->nmarked;
 
 	if (!busy) {
-		f->flags &= ~TF_RTO;
+		f->flags &= ~(TF_RTO | TF_PROBE);
 		if (f->flags & TF_PERIODIC)	/* else it stays 0 */
 			f->periodic_next = 0;
 		return;
@@ -376,6 +378,7 @@ static inline void tonic_ctx_fill(const struct tonic_flow *f,
 	c->rto_ns = f->rto_ns;
 	c->rto_min_ns = tonic_rto_floor(f);
 	c->rto_max_ns = f->rto_max_ns;
+	c->probe_min_ns = f->rto_low_ns;
 	memcpy(c->acked, f->acked, sizeof(c->acked));
 	memcpy(c->rtx, f->rtx, sizeof(c->rtx));
 	memset(&c->out, 0, sizeof(c->out));

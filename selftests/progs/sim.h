@@ -71,6 +71,12 @@ struct sim {
 	u32 total;			/* segments to deliver */
 	u32 grant_bytes;		/* grant per data packet (0: none) */
 	u8 drop[SIM_SEGS];		/* bit n: drop the (n+1)-th transmission */
+	u32 late_ns[SIM_SEGS];		/* first transmission: extra delay */
+	u64 sent_at[SIM_SEGS];		/* first transmission's time */
+	int rtt_samples;		/* ACKs carry RTT samples (Karn) */
+	int dsack;			/* duplicates are reported (CF_DUP) */
+	u64 tx_gap_ns;			/* serialization time per segment */
+	u64 tx_free;			/* when the link is free again */
 	u8 ntx[SIM_SEGS];
 	/* transmissions */
 	u32 log_seg[SIM_LOG];
@@ -262,6 +268,9 @@ static void sim_rcv(struct sim *s, u32 seg)
 			ev.flags |= TONIC_CF_NACK;
 			ev.nack = s->cum;
 		}
+	} else if (s->dsack) {
+		ev.flags |= TONIC_CF_DUP;
+		ev.sack = seg;
 	}
 	ev.cumack = s->cum;
 	sim_ack(s, &ev);
@@ -279,10 +288,14 @@ static void sim_tx(struct sim *s)
 {
 	struct tonic_seg_desc out[64];
 	unsigned int n, i;
+	u64 dep;
 
 	while ((n = tonic_engine_tx(s->e, s->now, out, 64)) > 0) {
 		for (i = 0; i < n; i++) {
 			u32 seg = out[i].seg, k = s->ntx[seg]++;
+
+			if (!k)
+				s->sent_at[seg] = s->now;
 
 			if (s->nlog < SIM_LOG) {
 				s->log_seg[s->nlog] = seg;
@@ -290,9 +303,12 @@ static void sim_tx(struct sim *s)
 				s->log_t[s->nlog] = s->now;
 				s->nlog++;
 			}
+			dep = s->now > s->tx_free ? s->now : s->tx_free;
+			s->tx_free = dep + s->tx_gap_ns;
 			if (k < 8 && (s->drop[seg] >> k) & 1)
 				continue;
-			sim_push(s, s->now + s->owd, 1, seg, NULL);
+			sim_push(s, dep + s->owd + (k ? 0 : s->late_ns[seg]),
+				 1, seg, NULL);
 		}
 	}
 }
@@ -327,10 +343,16 @@ static int sim_run(struct sim *s, u64 until)
 			struct sim_pkt k = s->q[i];
 
 			s->q[i] = s->q[--s->nq];
-			if (k.to_rcv)
+			if (k.to_rcv) {
 				sim_rcv(s, k.seg);
-			else
-				tonic_engine_ctrl(s->e, &k.ev, 1, s->now);
+				continue;
+			}
+			if (s->rtt_samples && (k.ev.flags & TONIC_CF_SACK) &&
+			    s->ntx[k.ev.sack] == 1) {
+				k.ev.flags |= TONIC_CF_RTT;
+				k.ev.rtt_ns = s->now - s->sent_at[k.ev.sack];
+			}
+			tonic_engine_ctrl(s->e, &k.ev, 1, s->now);
 		} else {
 			tonic_engine_timers(s->e, s->now);
 		}

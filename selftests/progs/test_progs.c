@@ -17,12 +17,14 @@ DECLARE_PROG(sack);
 DECLARE_PROG(ndp);
 DECLARE_PROG(dcqcn);
 DECLARE_PROG(irn);
+DECLARE_PROG(rack);
 
 extern u64 irn_rto_low_ns, irn_rto_high_ns, dcqcn_byte_counter;
 extern u32 irn_dcqcn;
 extern u64 dcqcn_rate_timer_ns, dcqcn_alpha_timer_ns;
 
 #define SEC_NS	1000000000ULL
+#define SIM_RTT_NS	100000ULL	/* sim.h: 2 x 50 us */
 
 static int cmp_u32(const void *a, const void *b)
 {
@@ -377,6 +379,110 @@ static void ndp_nack_resends_one_segment(void)
 	sim_free(s);
 }
 
+/* rack needs what the kernel's receiver gives: RTT samples and DSACKs. */
+static struct sim *sim_new_rack(u32 total)
+{
+	struct sim *s = sim_new(&tonic_prog_rack, tonic_prog_rack_signals,
+				SIM_RCV_SACK, total);
+
+	s->rtt_samples = 1;
+	s->dsack = 1;
+	s->tx_gap_ns = 1000;		/* 1 us per segment */
+	return s;
+}
+
+/* Timers in the proportions of the kernel's defaults to the RTT. */
+static struct tonic_flow_params rack_params(void)
+{
+	struct tonic_flow_params p = sim_params();
+
+	p.init_wnd = 10;
+	p.rto_min_ns = 20 * SIM_RTT_NS;
+	p.rto_low_ns = 2 * SIM_RTT_NS;
+	p.rto_low_segs = 3;
+	return p;
+}
+
+static struct sim *run_rack(u32 total, const u32 *drops, unsigned int ndrops)
+{
+	struct tonic_flow_params p = rack_params();
+	struct sim *s = sim_new_rack(total);
+	unsigned int i;
+
+	for (i = 0; i < ndrops; i++)
+		s->drop[drops[i]] |= 1;
+	CHECK_EQ(sim_start(s, &p), 0);
+	CHECK_EQ(sim_run(s, 10 * SEC_NS), 0);
+	CHECK_EQ(s->cum, total);
+	return s;
+}
+
+/* RACK (RFC 8985 §6): each lost segment resent once, one reduction. */
+static void rack_resends_each_lost_segment_once(void)
+{
+	static const u32 drops[] = { 20, 23, 27 };
+	struct sim *s = run_rack(80, drops, 3);
+	struct tonic_flow_stats st = sim_stats(s);
+
+	check_rtx_set(s, drops, 3);
+	CHECK_EQ(st.timeouts, 0);
+	CHECK_EQ(st.violations, 0);
+	sim_free(s);
+}
+
+/* A resend lost again is found by RACK (sent after it, delivered). */
+static void rack_finds_a_lost_resend(void)
+{
+	static const u32 want[] = { 20, 20 };
+	struct tonic_flow_params p = rack_params();
+	struct sim *s = sim_new_rack(200);
+
+	s->drop[20] = 0x3;		/* the first two transmissions */
+	CHECK_EQ(sim_start(s, &p), 0);
+	CHECK_EQ(sim_run(s, 10 * SEC_NS), 0);
+	check_rtx_set(s, want, 2);
+	CHECK_EQ(sim_stats(s).timeouts, 0);
+	sim_free(s);
+}
+
+/* TLP (§7): a lost tail is repaired by a probe, not by the RTO. */
+static void rack_tail_loss_probe(void)
+{
+	static const u32 drops[] = { 58, 59 };
+	static const u32 want[] = { 58, 59 };
+	struct sim *s = run_rack(60, drops, 2);
+	struct tonic_flow_stats st = sim_stats(s);
+
+	check_rtx_set(s, want, 2);
+	CHECK_EQ(st.timeouts, 0);
+	/* early timers: the probe (resends 59), then 58's reordering window */
+	CHECK_EQ(st.probes, 2);
+	CHECK_EQ(st.violations, 0);
+	sim_free(s);
+}
+
+/*
+ * Reordering: the first late segment is resent (no reordering seen yet,
+ * three segments above it delivered), its DSACK undoes the reduction and
+ * opens the reordering window; later late segments are not resent.
+ */
+static void rack_reordering_window_adapts(void)
+{
+	static const u32 want[] = { 100 };
+	struct tonic_flow_params p = rack_params();
+	struct sim *s = sim_new_rack(600);
+
+	s->late_ns[100] = 40000;	/* RTT 100 us: more than min_rtt / 4 */
+	s->late_ns[300] = 40000;
+	s->late_ns[500] = 40000;
+	CHECK_EQ(sim_start(s, &p), 0);
+	CHECK_EQ(sim_run(s, 10 * SEC_NS), 0);
+	check_rtx_set(s, want, 1);
+	CHECK_EQ(sim_stats(s).timeouts, 0);
+	CHECK_EQ(sim_stats(s).wnd, 128);	/* undone: grew to K */
+	sim_free(s);
+}
+
 /* Every program delivers everything under 5 % random loss, within bounds. */
 static void all_programs_survive_random_loss(void)
 {
@@ -392,6 +498,7 @@ static void all_programs_survive_random_loss(void)
 		{ &tonic_prog_dcqcn, &tonic_prog_dcqcn_signals, SIM_RCV_ROCE },
 		{ &tonic_prog_dcqcn, &tonic_prog_dcqcn_signals, SIM_RCV_SACK },
 		{ &tonic_prog_irn, &tonic_prog_irn_signals, SIM_RCV_SACK },
+		{ &tonic_prog_rack, &tonic_prog_rack_signals, SIM_RCV_SACK },
 	};
 	u64 rng = 0x243f6a8885a308d3ULL;
 	unsigned int i, seed, seg, k;
@@ -454,7 +561,7 @@ static void tonic_ctx_queries_match_kfunc_contract(void)
 
 int main(void)
 {
-	tap_plan(16);
+	tap_plan(20);
 	TAP_RUN(reno_halves_after_three_dupacks);
 	TAP_RUN(reno_needs_more_for_three_losses);
 	TAP_RUN(newreno_recovers_three_losses_without_timeout);
@@ -468,6 +575,10 @@ int main(void)
 	TAP_RUN(dcqcn_rate_follows_update_rules);
 	TAP_RUN(dcqcn_cnp_slows_flow_in_engine);
 	TAP_RUN(ndp_sends_only_against_grants);
+	TAP_RUN(rack_resends_each_lost_segment_once);
+	TAP_RUN(rack_finds_a_lost_resend);
+	TAP_RUN(rack_tail_loss_probe);
+	TAP_RUN(rack_reordering_window_adapts);
 	TAP_RUN(ndp_nack_resends_one_segment);
 	TAP_RUN(all_programs_survive_random_loss);
 	TAP_RUN(tonic_ctx_queries_match_kfunc_contract);
