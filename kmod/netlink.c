@@ -41,8 +41,6 @@
 
 /* Sockets taken from one hash bucket per pass of a dump. */
 #define NL_DUMP_BATCH		16
-/* The program built into the module (engine newreno.c). */
-#define NL_BUILTIN_PROG		"newreno"
 
 static struct genl_family tonic_nl_family;
 
@@ -621,12 +619,23 @@ err_free:
 
 /* ---- programs ---- */
 
+static bool nl_prog_builtin(const char *name)
+{
+	const char *b;
+	unsigned int i;
+
+	for (i = 0; (b = tonic_proto_builtin_name(i)); i++)
+		if (!strcmp(name, b))
+			return true;
+	return false;
+}
+
 static int nl_put_prog(struct sk_buff *skb, struct net *net, const char *name)
 {
 	char def[TONIC_PROTO_NAME_MAX];
 
 	if (nla_put_string(skb, TONIC_A_PROG_NAME, name) ||
-	    (!strcmp(name, NL_BUILTIN_PROG) &&
+	    (nl_prog_builtin(name) &&
 	     nla_put_flag(skb, TONIC_A_PROG_BUILTIN)))
 		return -EMSGSIZE;
 	if (!net)
@@ -693,19 +702,22 @@ static int nl_dump_prog(struct sk_buff *skb, struct netlink_callback *cb,
 	return 0;
 }
 
-/* cb->args[0]: 0 = the built-in program next, else slot index + 1 */
+/* cb->args[0]: how many of the built-ins, then of the slots, are done */
 int tonic_nl_prog_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	char name[TONIC_PROTO_NAME_MAX];
 	struct tonic_bpf_att *att;
-	unsigned long i;
+	unsigned long i, nb = 0;
+	const char *b;
 
-	if (!cb->args[0]) {
-		if (nl_dump_prog(skb, cb, NL_BUILTIN_PROG))
-			return -EMSGSIZE;
-		cb->args[0] = 1;
+	for (i = cb->args[0]; (b = tonic_proto_builtin_name(i)); i++) {
+		if (nl_dump_prog(skb, cb, b))
+			return skb->len;
+		cb->args[0] = i + 1;
 	}
-	for (i = cb->args[0] - 1; i < TONIC_BPF_SLOTS; i++) {
+	while (tonic_proto_builtin_name(nb))
+		nb++;
+	for (i = cb->args[0] - nb; i < TONIC_BPF_SLOTS; i++) {
 		rcu_read_lock();
 		att = rcu_dereference(tonic_bpf_slots[i].att);
 		if (att)
@@ -713,7 +725,7 @@ int tonic_nl_prog_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 		rcu_read_unlock();
 		if (att && nl_dump_prog(skb, cb, name))
 			break;
-		cb->args[0] = i + 2;
+		cb->args[0] = nb + i + 1;
 	}
 	return skb->len;
 }

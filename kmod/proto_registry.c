@@ -2,14 +2,15 @@
 /*
  * Tonic: protocols by name, like TCP congestion control (tcp_cong.c).
  *
- * The built-in "newreno" (kmod/engine) is always there; BPF programs
+ * The built-ins are always there: "newreno" (kmod/engine/newreno.c) and
+ * "rack" (bpf/rack.bpf.c compiled in, kmod/builtin_rack.c); BPF programs
  * (kmod/bpf_ops.c) come and go.  Per network namespace:
  *
  *   net.tonic.default_protocol    used by sockets that chose none
  *   net.tonic.allowed_protocols   names unprivileged sockets may choose
- *   net.tonic.available_protocols read only: what is attached now
+ *   net.tonic.available_protocols read only: built in and attached now
  *
- * An attached program may take the built-in's name: it shadows the
+ * An attached program may take a built-in's name: it shadows the
  * built-in until it is detached (so "newreno" can be replaced at run time).
  *
  * Privilege rule (tcp_cong.c:410): a socket may select a protocol that
@@ -31,8 +32,43 @@
 #include "protocol.h"
 #include "bpf_ops.h"
 
-#define TONIC_BUILTIN		"newreno"
+#define TONIC_BUILTIN		"newreno"	/* the namespace default */
 #define TONIC_ALLOWED_MAX	256
+
+extern const struct tonic_proto_ops tonic_prog_rack;
+extern const u32 tonic_prog_rack_signals;
+
+/* The protocols built into the module, the default first. */
+static const struct tonic_builtin {
+	const struct tonic_proto_ops *ops;
+	const u32 *signals;
+} tonic_builtins[] = {
+	{ &tonic_newreno_ops, NULL },
+	{ &tonic_prog_rack, &tonic_prog_rack_signals },
+};
+
+static const struct tonic_builtin *tonic_builtin_find(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(tonic_builtins); i++)
+		if (!strncmp(tonic_builtins[i].ops->name, name,
+			     TONIC_PROTO_NAME_MAX))
+			return &tonic_builtins[i];
+	return NULL;
+}
+
+/**
+ * tonic_proto_builtin_name() - name of the @i-th built-in protocol
+ * @i: index from 0
+ *
+ * Return: the name, or NULL past the last.
+ */
+const char *tonic_proto_builtin_name(unsigned int i)
+{
+	return i < ARRAY_SIZE(tonic_builtins) ? tonic_builtins[i].ops->name :
+						NULL;
+}
 
 struct tonic_proto_net {
 	spinlock_t lock;	/* the two strings */
@@ -86,12 +122,11 @@ bool tonic_proto_attached(const char *name)
  * tonic_proto_exists() - is a protocol called @name available?
  * @name: protocol name
  *
- * Return: true for the built-in and for attached programs.
+ * Return: true for the built-ins and for attached programs.
  */
 bool tonic_proto_exists(const char *name)
 {
-	return !strncmp(name, TONIC_BUILTIN, TONIC_PROTO_NAME_MAX) ||
-	       tonic_proto_attached(name);
+	return tonic_builtin_find(name) || tonic_proto_attached(name);
 }
 
 /* Is @name a word of the space-separated @list? */
@@ -130,7 +165,7 @@ int tonic_proto_select(const struct sock *sk, const char *name)
 
 	if (!tonic_proto_exists(name))
 		return -ENOENT;
-	if (!strncmp(name, TONIC_BUILTIN, TONIC_PROTO_NAME_MAX))
+	if (tonic_builtin_find(name))
 		return 0;
 	spin_lock_bh(&pn->lock);
 	ok = tonic_in_list(pn->allowed, name) ||
@@ -148,9 +183,10 @@ int tonic_proto_select(const struct sock *sk, const char *name)
  * @signals: set to the TONIC_SIG_* the protocol needs from the receiver
  * @used: set to the name actually used (TONIC_PROTO_NAME_MAX bytes)
  *
- * A protocol that is gone (detached since it was chosen) yields the
- * built-in NewReno.  The returned ops are static and stay valid for the
- * module's lifetime; their hooks notice a later detach or replacement.
+ * An attached program shadows a built-in of its name.  A protocol that
+ * is gone (detached since it was chosen) yields the built-in NewReno.
+ * The returned ops are static and stay valid for the module's lifetime;
+ * their hooks notice a later detach or replacement.
  *
  * Context: any, including softirq.
  * Return: the ops, never NULL.
@@ -159,8 +195,9 @@ const struct tonic_proto_ops *tonic_proto_lookup(struct net *net,
 						 const char *name,
 						 u32 *signals, char *used)
 {
+	const struct tonic_builtin *b = &tonic_builtins[0];
 	struct tonic_proto_net *pn = tonic_proto_net(net);
-	const struct tonic_proto_ops *ops = &tonic_newreno_ops;
+	const struct tonic_proto_ops *ops;
 	char want[TONIC_PROTO_NAME_MAX];
 	struct tonic_bpf_slot *s;
 	struct tonic_ops *bops;
@@ -172,8 +209,11 @@ const struct tonic_proto_ops *tonic_proto_lookup(struct net *net,
 		memcpy(want, pn->default_name, sizeof(want));
 		spin_unlock_bh(&pn->lock);
 	}
-	*signals = TONIC_SIG_ACK;
-	strscpy(used, TONIC_BUILTIN, TONIC_PROTO_NAME_MAX);
+	if (tonic_builtin_find(want))
+		b = tonic_builtin_find(want);
+	ops = b->ops;
+	*signals = (b->signals ? *b->signals : 0) | TONIC_SIG_ACK;
+	strscpy(used, ops->name, TONIC_PROTO_NAME_MAX);
 	rcu_read_lock();
 	s = tonic_slot_find_rcu(want, &bops);
 	if (s) {
@@ -282,7 +322,10 @@ out:
 static int tonic_sysctl_available(const struct ctl_table *table, int write,
 				  void *buffer, size_t *lenp, loff_t *ppos)
 {
-	struct ctl_table tbl = { .maxlen = TONIC_BPF_SLOTS * TONIC_PROTO_NAME_MAX + 16 };
+	struct ctl_table tbl = {
+		.maxlen = (TONIC_BPF_SLOTS + ARRAY_SIZE(tonic_builtins)) *
+			  TONIC_PROTO_NAME_MAX + 16,
+	};
 	struct tonic_bpf_att *att;
 	unsigned int i;
 	size_t len;
@@ -295,11 +338,14 @@ static int tonic_sysctl_available(const struct ctl_table *table, int write,
 	if (!val)
 		return -ENOMEM;
 	tbl.data = val;
-	len = strscpy(val, TONIC_BUILTIN, tbl.maxlen);
+	len = 0;
+	for (i = 0; i < ARRAY_SIZE(tonic_builtins); i++)
+		len += scnprintf(val + len, tbl.maxlen - len, "%s%s",
+				 i ? " " : "", tonic_builtins[i].ops->name);
 	rcu_read_lock();
 	for (i = 0; i < TONIC_BPF_SLOTS; i++) {
 		att = rcu_dereference(tonic_bpf_slots[i].att);
-		if (att && strcmp(att->ops->name, TONIC_BUILTIN))
+		if (att && !tonic_builtin_find(att->ops->name))
 			len += scnprintf(val + len, tbl.maxlen - len, " %s",
 					 att->ops->name);
 	}
@@ -324,7 +370,8 @@ static const struct ctl_table tonic_proto_sysctl[] = {
 	},
 	{
 		.procname = "available_protocols",
-		.maxlen = TONIC_BPF_SLOTS * TONIC_PROTO_NAME_MAX,
+		.maxlen = (TONIC_BPF_SLOTS + ARRAY_SIZE(tonic_builtins)) *
+			  TONIC_PROTO_NAME_MAX,
 		.mode = 0444,
 		.proc_handler = tonic_sysctl_available,
 	},

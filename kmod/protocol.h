@@ -1017,6 +1017,7 @@ u32 tonic_proto_resolve(struct net *net, const char *name,
 			const struct tonic_proto_ops **ops, char *used);
 bool tonic_proto_exists(const char *name);
 bool tonic_proto_attached(const char *name);
+const char *tonic_proto_builtin_name(unsigned int i);
 int tonic_bpf_init_module(void);
 u64 tonic_bpf_fallbacks(const struct tonic_proto_ops *ops);
 void tonic_bpf_sim_init(void);
