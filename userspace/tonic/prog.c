@@ -295,9 +295,38 @@ static int read_sysctl(const char *name, char *buf, size_t len)
 	return 0;
 }
 
-/* One protocol: name, default flag, and where its program lives. */
-static void list_one(const char *name, bool is_default)
+/* prog-get dump: append the names of the built-in protocols to @data. */
+static int builtin_cb(const struct nlmsghdr *nlh, void *data)
 {
+	const struct nlattr *tb[TONIC_A_PROG_MAX + 1];
+	char *list = data;
+	size_t n = strlen(list);
+
+	tnl_parse(nlh, tb, TONIC_A_PROG_MAX);
+	if (tb[TONIC_A_PROG_NAME] && tb[TONIC_A_PROG_BUILTIN])
+		snprintf(list + n, 256 - n, " %s ",
+			 mnl_attr_get_str(tb[TONIC_A_PROG_NAME]));
+	return MNL_CB_OK;
+}
+
+/* The built-ins as " a  b ", asked of the module itself; "" on error. */
+static void builtin_names(char *list)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct tnl t;
+
+	list[0] = '\0';
+	if (tnl_open(&t))
+		return;
+	tnl_talk(&t, tnl_req(&t, buf, TONIC_CMD_PROG_GET, NLM_F_DUMP),
+		 builtin_cb, list, "prog-get");
+	tnl_close(&t);
+}
+
+/* One protocol: name, default flag, and where its program lives. */
+static void list_one(const char *name, bool is_default, const char *builtins)
+{
+	char word[80];
 	char path[300];
 	struct bpf_link_info info;
 	__u32 len = sizeof(info);
@@ -311,8 +340,9 @@ static void list_one(const char *name, bool is_default)
 	fd = bpf_obj_get(path);
 	memset(&info, 0, sizeof(info));
 	if (fd < 0) {
-		out_str("kind", " %s", strcmp(name, "newreno") ? "bpf (not pinned)" :
-								  "built-in");
+		snprintf(word, sizeof(word), " %s ", name);
+		out_str("kind", " %s", strstr(builtins, word) ? "built-in" :
+							 "bpf (not pinned)");
 	} else {
 		out_str("kind", " %s", "bpf");
 		if (!bpf_link_get_info_by_fd(fd, &info, &len)) {
@@ -328,16 +358,17 @@ static void list_one(const char *name, bool is_default)
 
 static int cmd_list(void)
 {
-	char avail[1024], def[64];
+	char avail[1024], def[64], builtins[256];
 	char *tok, *save = NULL;
 
 	if (read_sysctl("available_protocols", avail, sizeof(avail)) ||
 	    read_sysctl("default_protocol", def, sizeof(def)))
 		return 1;
+	builtin_names(builtins);
 	out_arr_start(NULL);
 	for (tok = strtok_r(avail, " \n", &save); tok;
 	     tok = strtok_r(NULL, " \n", &save))
-		list_one(tok, !strcmp(tok, def));
+		list_one(tok, !strcmp(tok, def), builtins);
 	out_arr_end();
 	return 0;
 }
