@@ -35,9 +35,9 @@ static void tonic_fill_hdr(struct sock *sk, struct tonichdr *th, u8 type,
 	u32 wnd = tonic_recv_window(sk);
 
 	/* Never take back what was promised. */
-	if (tonic_seg_before(tsk->rcv_nxt + wnd, tsk->rcv_adv_edge))
-		wnd = tsk->rcv_adv_edge - tsk->rcv_nxt;
-	tsk->rcv_adv_edge = tsk->rcv_nxt + wnd;
+	if (tonic_seg_before(tsk->rcv.rcv_nxt + wnd, tsk->rcv_adv_edge))
+		wnd = tsk->rcv_adv_edge - tsk->rcv.rcv_nxt;
+	tsk->rcv_adv_edge = tsk->rcv.rcv_nxt + wnd;
 
 	th->source = inet->inet_sport;
 	th->dest = inet->inet_dport;
@@ -45,7 +45,7 @@ static void tonic_fill_hdr(struct sock *sk, struct tonichdr *th, u8 type,
 	th->flags = flags;
 	th->len = htons(len);
 	th->seq = 0;
-	th->ack = htonl(tsk->irs + 1 + tsk->rcv_nxt);
+	th->ack = htonl(tsk->irs + 1 + tsk->rcv.rcv_nxt);
 	th->sack = 0;
 	th->wnd = htons(min_t(u32, wnd, U16_MAX));
 	th->check = 0;
@@ -135,7 +135,7 @@ void tonic_send_ctl(struct sock *sk, int type, u32 seq, u32 sack, u8 flags,
 		break;
 	case TONIC_PKT_ACK:
 		/* Every ACK carries rcv_nxt: nothing is left to delay. */
-		tsk->ack_pending = 0;
+		tonic_rcv_acked(&tsk->rcv);
 		tsk->delack_at = 0;
 		th->seq = htonl(tsk->iss + 1 + tsk->snd_ann);
 		th->sack = htonl(tsk->irs + 1 + sack);

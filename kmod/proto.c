@@ -106,13 +106,9 @@ static void tonic_init_conn_state(struct sock *sk)
 	tsk->peer_edge = 0;
 	tsk->peer_wnd = 0;
 	memset(tsk->segs, 0, sizeof(tsk->segs));
-	tsk->rcv_nxt = 0;
+	tonic_rcv_init(&tsk->rcv, 0);
 	tsk->rcv_adv_edge = 0;
 	memset(tsk->ooo, 0, sizeof(tsk->ooo));
-	tsk->ooo_count = 0;
-	tsk->last_cnp = 0;
-	tsk->ack_pending = 0;
-	tsk->ack_pending_seg = 0;
 	tsk->fin_seg = 0;
 	tsk->fin_queued = false;
 	tsk->fin_sent = false;
@@ -350,7 +346,7 @@ void tonic_close(struct sock *sk, long timeout)
 		data_was_unread += skb->len - TONIC_SKB_CB(skb)->offset;
 		__kfree_skb(skb);
 	}
-	if (tsk->ooo_count)
+	if (tsk->rcv.held)
 		data_was_unread++;
 	tonic_purge_ooo(sk);
 

@@ -30,6 +30,7 @@
 #include <linux/tonic.h>
 
 #include "wire.h"
+#include "receiver.h"
 
 #if !IS_ENABLED(CONFIG_IP_DCCP)
 #error "tonic needs CONFIG_IP_DCCP: tcp_or_dccp_get_hashinfo() ignores private hash tables without it"
@@ -180,13 +181,11 @@ enum {
  * @peer_wnd: receive window the peer advertised last (segments)
  * @segs: announced, unacknowledged segments by number & (TONIC_RING - 1)
  * @ann_skb: first segment of the write queue not yet announced, or NULL
- * @rcv_nxt: next segment number expected from the peer (relative)
+ * @rcv: the receiver model's state (engine/receiver.h): rcv.rcv_nxt is
+ *	the next segment number expected from the peer (relative), rcv.held
+ *	the number of entries in @ooo
  * @rcv_adv_edge: rcv_nxt + window last advertised
  * @ooo: out-of-order segments by number & (TONIC_RING - 1)
- * @ooo_count: number of entries in @ooo
- * @last_cnp: time the last CNP was sent (ns)
- * @ack_pending: in-order segments received since our last ACK
- * @ack_pending_seg: the last of them (the SACK of a delayed ACK)
  * @fin_seg: segment number of our FIN once it is queued
  * @fin_queued: shutdown(SHUT_WR) or close(): FIN follows the data
  * @fin_sent: the FIN was sent at least once
@@ -247,13 +246,9 @@ struct tonic_sock {
 	struct sk_buff *ann_skb;
 
 	/* receive side, segment numbers relative to irs + 1 */
-	u32 rcv_nxt;
+	struct tonic_rcv rcv;
 	u32 rcv_adv_edge;
 	struct sk_buff *ooo[TONIC_RING];
-	u32 ooo_count;
-	u64 last_cnp;
-	u32 ack_pending;
-	u32 ack_pending_seg;
 
 	/* connection end */
 	u32 fin_seg;
