@@ -8,16 +8,18 @@
  *
  * One flow of C = 1000 bytes, K = 128, a link with a one-way delay of 50
  * us and no rate limit (10 Gb/s cap), scripted losses (drop the first
- * transmission of chosen segments), and a receiver that is either
- * TCP/IRN-like (keeps out-of-order data, cumulative ACK + one-entry SACK
- * per packet, NACK on out-of-order arrival if asked, one grant per packet
- * if asked) or a RoCE responder (drops out-of-order data, NACKs each hole
- * once).  Time is virtual.
+ * transmission of chosen segments), and tonic.ko's receiver model
+ * (receiver.h), an ACK per packet, with the program's signals: either
+ * TCP/IRN-like (keeps out-of-order data, cumulative ACK + one-entry SACK,
+ * NACK on out-of-order arrival and a grant per packet if asked) or a RoCE
+ * responder (go-back-N: drops out-of-order data, NACKs each hole once).
+ * Duplicates get a bare cumulative ACK (no DSACK here).  Time is virtual.
  */
 #ifndef _TONIC_BPF_SIM_H
 #define _TONIC_BPF_SIM_H
 
 #include "engine.h"
+#include "receiver.h"
 #include <linux/tonic.h>
 
 #define TSIM_SEGS	1024
@@ -36,11 +38,10 @@ struct tsim_pkt {
 
 struct tsim {
 	struct tonic_engine *e;
-	u32 signals;
+	struct tonic_rcv rcv;
+	struct tonic_rcv_cfg rcv_cfg;
 	u32 total;
 	u32 roce;
-	u32 cum;		/* receiver: next expected */
-	u32 nack_sent;
 	u32 seq;
 	u32 nq;
 	u32 nrtx;
@@ -50,7 +51,6 @@ struct tsim {
 	u64 owd;
 	u8 drop[TSIM_SEGS];
 	u8 ntx[TSIM_SEGS];
-	u8 got[TSIM_SEGS];
 	u32 rtx[TSIM_RTX];	/* first TSIM_RTX retransmitted segments */
 	struct tsim_pkt q[TSIM_Q];
 };
@@ -72,7 +72,10 @@ static inline int tsim_start(struct tsim *s, const struct tonic_proto_ops *ops,
 	p.rate_max_bps = 10000000000ULL;
 	p.init_tokens = 10 * TSIM_C;
 	p.ops = ops;
-	s->signals = signals | TONIC_SIG_ACK;
+	tonic_rcv_init(&s->rcv, 0);
+	s->rcv_cfg.signals = signals | TONIC_SIG_ACK;
+	s->rcv_cfg.seg_size = TSIM_C;
+	s->rcv_cfg.policy = roce ? TONIC_RCV_GBN : TONIC_RCV_SACK;
 	s->total = total;
 	s->roce = roce;
 	s->owd = 50000;
@@ -111,52 +114,18 @@ static inline int tsim_push(struct tsim *s, u64 t, u32 to_rcv, u32 seg,
 
 static inline void tsim_rcv(struct tsim *s, u32 seg)
 {
-	struct tonic_ctrl_desc ev;
-	u32 old = s->cum;
+	struct tonic_rcv_seg in = { .seg = seg, .len = TSIM_C };
+	struct tonic_ctrl_desc ev[2];
+	struct tonic_rcv_ack ack;
+	unsigned int n, i;
+	u32 newly;
 
-	memset(&ev, 0, sizeof(ev));
-	ev.flow_id = TSIM_ID;
-	ev.type = TONIC_CTRL_ACK;
-	ev.flags = TONIC_CF_CUMACK;
-	if (s->roce) {
-		if (seg == s->cum) {
-			s->got[seg] = 1;
-			s->cum++;
-			s->nack_sent = 0;
-		} else if (seg > s->cum) {
-			if (s->nack_sent)
-				return;
-			s->nack_sent = 1;
-			ev.type = TONIC_CTRL_NACK;
-			ev.flags |= TONIC_CF_NACK;
-			ev.nack = s->cum;
-		}
-		ev.cumack = s->cum;
-		tsim_push(s, s->now + s->owd, 0, 0, &ev);
+	if (!(tonic_rcv_data(&s->rcv, &s->rcv_cfg, &in, s->now, &ack, &newly) &
+	      TONIC_RCV_SEND_ACK))
 		return;
-	}
-	if (seg >= s->cum && !s->got[seg]) {
-		s->got[seg] = 1;
-		while (s->cum < s->total && s->got[s->cum])
-			s->cum++;
-		ev.flags |= TONIC_CF_SACK;
-		ev.sack = seg;
-		if (seg != old && (s->signals & TONIC_SIG_NACK)) {
-			ev.type = TONIC_CTRL_NACK;
-			ev.flags |= TONIC_CF_NACK;
-			ev.nack = s->cum;
-		}
-	}
-	ev.cumack = s->cum;
-	tsim_push(s, s->now + s->owd, 0, 0, &ev);
-	if (s->signals & TONIC_SIG_GRANT) {
-		memset(&ev, 0, sizeof(ev));
-		ev.flow_id = TSIM_ID;
-		ev.type = TONIC_CTRL_GRANT;
-		ev.flags = TONIC_CF_GRANT;
-		ev.grant = TSIM_C;
-		tsim_push(s, s->now + s->owd, 0, 0, &ev);
-	}
+	n = tonic_rcv_ack_ctrl(&ack, TSIM_ID, !s->roce, ev);
+	for (i = 0; i < n; i++)
+		tsim_push(s, s->now + s->owd, 0, 0, &ev[i]);
 }
 
 static inline void tsim_tx(struct tsim *s)
@@ -240,7 +209,7 @@ static inline int tsim_report(const struct tsim *s, const char *proto,
 	n = snprintf(buf, len,
 		     "proto=%s state=%s cum=%u sent=%u timeouts=%llu violations=%llu wnd=%u rate=%llu rtx=",
 		     proto, state > 0 ? "done" : state < 0 ? "stalled" : "running",
-		     s->cum, s->nsent, (unsigned long long)st.timeouts,
+		     s->rcv.rcv_nxt, s->nsent, (unsigned long long)st.timeouts,
 		     (unsigned long long)st.violations, st.wnd,
 		     (unsigned long long)st.rate_bps);
 	for (i = 0; i < s->nrtx && n < len; i++)

@@ -191,3 +191,33 @@ bool tonic_rcv_delack(struct tonic_rcv *r, struct tonic_rcv_ack *ack)
 	r->acks++;
 	return true;
 }
+
+unsigned int tonic_rcv_ack_ctrl(const struct tonic_rcv_ack *ack, u32 flow_id,
+				bool sack, struct tonic_ctrl_desc *ev)
+{
+	unsigned int n = 1;
+
+	memset(ev, 0, 2 * sizeof(*ev));
+	ev[0].flow_id = flow_id;
+	ev[0].type = TONIC_CTRL_ACK;
+	ev[0].flags = TONIC_CF_CUMACK;
+	ev[0].cumack = ack->cumack;
+	if (!(ack->flags & TONIC_RF_DUP)) {
+		if (sack && (ack->flags & TONIC_RF_SACK)) {
+			ev[0].flags |= TONIC_CF_SACK;
+			ev[0].sack = ack->sack;
+		}
+		if (ack->flags & TONIC_RF_NACK) {
+			ev[0].type = TONIC_CTRL_NACK;
+			ev[0].flags |= TONIC_CF_NACK;
+			ev[0].nack = ack->cumack;
+		}
+	}
+	if (ack->flags & TONIC_RF_GRANT) {
+		ev[n].flow_id = flow_id;
+		ev[n].type = TONIC_CTRL_GRANT;
+		ev[n].flags = TONIC_CF_GRANT;
+		ev[n++].grant = ack->grant;
+	}
+	return n;
+}

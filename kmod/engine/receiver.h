@@ -30,7 +30,7 @@
 #ifndef _TONIC_RECEIVER_H
 #define _TONIC_RECEIVER_H
 
-#include "tonic_env.h"
+#include "engine.h"
 #include <linux/tonic.h>
 
 /* ACK flags: the values of the wire header's (kmod/wire.h TONIC_F_*). */
@@ -224,5 +224,22 @@ bool tonic_rcv_delack(struct tonic_rcv *r, struct tonic_rcv_ack *ack);
  * @r: state
  */
 void tonic_rcv_purge(struct tonic_rcv *r);
+
+/**
+ * tonic_rcv_ack_ctrl() - the engine events a plain sender makes of an ACK
+ * @ack: the ACK
+ * @flow_id: the sender's flow
+ * @sack: pass the selective ack on (false: cumulative ACKs only, RoCE)
+ * @ev: room for two events: the ACK (or NACK), then a GRANT
+ *
+ * What the simulations of kmod/bpf_sim.h and selftests/progs do; the
+ * socket layer (kmod/sndbuf.c) and the simulator add RTT samples, and
+ * the socket layer DSACK, ECN echo and CNP events.  A duplicate becomes
+ * a bare cumulative ACK.
+ *
+ * Return: the number of events filled in.
+ */
+unsigned int tonic_rcv_ack_ctrl(const struct tonic_rcv_ack *ack, u32 flow_id,
+				bool sack, struct tonic_ctrl_desc *ev);
 
 #endif /* _TONIC_RECEIVER_H */

@@ -3,15 +3,17 @@
  * A tiny deterministic network for the native protocol-program tests:
  * one flow of the userspace engine running a program from bpf/, a link
  * with a fixed one-way delay, scripted losses (drop the n-th transmission
- * of a segment) and two receivers:
+ * of a segment) and tonic.ko's receiver model (receiver.h, an ACK per
+ * packet, the signals the program asks for) in one of two policies:
  *
  * - SIM_RCV_SACK: keeps out-of-order data; every data packet is answered
  *   with the cumulative ACK and a one-entry SACK, a NACK (nack = first
  *   missing segment) when it arrived out of order, and a grant of one
- *   segment (what tonic.ko's receiver does, kmod/wire.h);
+ *   segment, as asked for;
  * - SIM_RCV_ROCE: a RoCE responder: drops out-of-order packets, answers
  *   with cumulative ACKs only and NACKs each hole once (IB spec §9.7.5).
  *
+ * Duplicates get a bare cumulative ACK (no DSACK here).
  * Every hook call is recorded (through a wrapper around the program's
  * struct tonic_proto_ops) so tests can assert on the window a hook chose,
  * and every transmission is logged so tests can assert exact
@@ -26,6 +28,7 @@
 #include <string.h>
 
 #include "tonic_prog.h"
+#include "receiver.h"
 #include "../tap.h"
 
 /* ---- the network ---- */
@@ -65,11 +68,9 @@ struct sim {
 	const struct tonic_proto_ops *prog;
 	struct tonic_proto_ops wrap;
 	int rcv_mode;
-	u32 signals;
 	u64 now;
 	u64 owd;			/* one-way delay */
 	u32 total;			/* segments to deliver */
-	u32 grant_bytes;		/* grant per data packet (0: none) */
 	u8 drop[SIM_SEGS];		/* bit n: drop the (n+1)-th transmission */
 	u8 ntx[SIM_SEGS];
 	/* transmissions */
@@ -77,11 +78,9 @@ struct sim {
 	u8 log_rtx[SIM_LOG];
 	u64 log_t[SIM_LOG];
 	unsigned int nlog;
-	/* receiver */
-	u8 got[SIM_SEGS];
-	u32 cum;
-	int nack_sent;			/* RoCE: hole already NACKed */
-	u64 granted;
+	/* receiver: rcv.rcv_nxt is the next segment expected */
+	struct tonic_rcv rcv;
+	struct tonic_rcv_cfg rcv_cfg;
 	/* queue */
 	struct sim_pkt q[SIM_Q];
 	unsigned int nq;
@@ -162,12 +161,14 @@ static struct sim *sim_new(const struct tonic_proto_ops *prog, u32 signals,
 	s->wrap.init = sim_w_init;
 	s->wrap.incoming = sim_w_incoming;
 	s->wrap.periodic = sim_w_periodic;
-	s->signals = signals;
 	s->rcv_mode = rcv_mode;
+	tonic_rcv_init(&s->rcv, 0);
+	s->rcv_cfg.signals = signals | TONIC_SIG_ACK;
+	s->rcv_cfg.seg_size = SIM_SEG_SIZE;
+	s->rcv_cfg.policy = rcv_mode == SIM_RCV_ROCE ? TONIC_RCV_GBN :
+			    TONIC_RCV_SACK;
 	s->total = total;
 	s->owd = 50000;			/* 50 us */
-	if (signals & TONIC_SIG_GRANT)
-		s->grant_bytes = SIM_SEG_SIZE;
 	return s;
 }
 
@@ -220,59 +221,20 @@ static int sim_first(const struct sim *s)
 	return best;
 }
 
-static void sim_ack(struct sim *s, const struct tonic_ctrl_desc *ev)
-{
-	sim_push(s, s->now + s->owd, 0, 0, ev);
-}
-
 static void sim_rcv(struct sim *s, u32 seg)
 {
-	struct tonic_ctrl_desc ev;
-	u32 old = s->cum;
+	struct tonic_rcv_seg in = { .seg = seg, .len = SIM_SEG_SIZE };
+	struct tonic_ctrl_desc ev[2];
+	struct tonic_rcv_ack ack;
+	unsigned int n, i;
+	u32 newly;
 
-	memset(&ev, 0, sizeof(ev));
-	ev.flow_id = SIM_ID;
-	ev.type = TONIC_CTRL_ACK;
-	ev.flags = TONIC_CF_CUMACK;
-	if (s->rcv_mode == SIM_RCV_ROCE) {
-		if (seg == s->cum) {
-			s->got[seg] = 1;
-			s->cum++;
-			s->nack_sent = 0;
-		} else if (seg > s->cum) {
-			if (s->nack_sent)
-				return;		/* dropped silently */
-			s->nack_sent = 1;
-			ev.type = TONIC_CTRL_NACK;
-			ev.flags |= TONIC_CF_NACK;
-			ev.nack = s->cum;
-		}
-		ev.cumack = s->cum;
-		sim_ack(s, &ev);
+	if (!(tonic_rcv_data(&s->rcv, &s->rcv_cfg, &in, s->now, &ack, &newly) &
+	      TONIC_RCV_SEND_ACK))
 		return;
-	}
-	if (seg >= s->cum && !s->got[seg]) {
-		s->got[seg] = 1;
-		while (s->cum < s->total && s->got[s->cum])
-			s->cum++;
-		ev.flags |= TONIC_CF_SACK;
-		ev.sack = seg;
-		if (seg != old && (s->signals & TONIC_SIG_NACK)) {
-			ev.type = TONIC_CTRL_NACK;
-			ev.flags |= TONIC_CF_NACK;
-			ev.nack = s->cum;
-		}
-	}
-	ev.cumack = s->cum;
-	sim_ack(s, &ev);
-	if (s->grant_bytes) {
-		memset(&ev, 0, sizeof(ev));
-		ev.flow_id = SIM_ID;
-		ev.type = TONIC_CTRL_GRANT;
-		ev.flags = TONIC_CF_GRANT;
-		ev.grant = s->grant_bytes;
-		sim_ack(s, &ev);
-	}
+	n = tonic_rcv_ack_ctrl(&ack, SIM_ID, s->rcv_mode != SIM_RCV_ROCE, ev);
+	for (i = 0; i < n; i++)
+		sim_push(s, s->now + s->owd, 0, 0, &ev[i]);
 }
 
 static void sim_tx(struct sim *s)
