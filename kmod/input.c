@@ -20,42 +20,6 @@
 
 #include "protocol.h"
 
-bool tonic_hdr_bad(struct sk_buff *skb)
-{
-	const struct tonichdr *th;
-	unsigned int hlen, len;
-
-	if (!pskb_may_pull(skb, TONIC_HDR_LEN))
-		return true;
-	th = tonic_hdr(skb);
-	if (!th->type || th->type >= __TONIC_PKT_MAX)
-		return true;
-	hlen = TONIC_HDR_LEN;
-	if (th->type == TONIC_PKT_SYN || th->type == TONIC_PKT_SYNACK)
-		hlen = TONIC_SYN_LEN;
-	if (!pskb_may_pull(skb, hlen))
-		return true;
-	th = tonic_hdr(skb);
-	len = ntohs(th->len);
-	if (skb->len != hlen + len)
-		return true;
-	if ((th->type == TONIC_PKT_DATA) != (len != 0))
-		return true;
-	if (!th->source || !th->dest)
-		return true;
-	return false;
-}
-
-static void tonic_send_reset_skb(struct sock *sk, struct sk_buff *skb)
-{
-	if (skb->protocol == htons(ETH_P_IP))
-		tonic_v4_send_reset(sock_net(sk), skb);
-#if IS_ENABLED(CONFIG_IPV6)
-	else
-		tonic_v6_send_reset(sock_net(sk), skb);
-#endif
-}
-
 void tonic_purge_ooo(struct sock *sk)
 {
 	struct tonic_sock *tsk = tonic_sk(sk);
@@ -309,8 +273,6 @@ static void tonic_rcv_synsent(struct sock *sk, struct sk_buff *skb)
 {
 	const struct tonichdr *th = tonic_hdr(skb);
 	struct tonic_sock *tsk = tonic_sk(sk);
-	const struct tonic_synopt *opt;
-	u16 seg, win;
 
 	if (ntohl(th->ack) != tsk->iss + 1) {
 		TONIC_SK_INC_STATS(sk, TONIC_MIB_DROP_STATE);
@@ -326,17 +288,10 @@ static void tonic_rcv_synsent(struct sock *sk, struct sk_buff *skb)
 		TONIC_SK_INC_STATS(sk, TONIC_MIB_DROP_STATE);
 		return;
 	}
-	opt = (const struct tonic_synopt *)(th + 1);
-	seg = ntohs(opt->seg_size);
-	win = ntohs(opt->window);
-	if (seg < TONIC_MIN_SEGMENT || !win) {
+	if (tonic_negotiate_synack(sk, (const struct tonic_synopt *)(th + 1))) {
 		TONIC_SK_INC_STATS(sk, TONIC_MIB_DROP_MALFORMED);
 		return;
 	}
-	tsk->seg_size = min(tsk->seg_size, seg);
-	tsk->window = rounddown_pow_of_two(min_t(u16, tsk->window, win));
-	/* The listener answers with the union of both ends' needs. */
-	tsk->signals |= ntohl(opt->signals) | TONIC_SIG_ACK;
 	tsk->irs = ntohl(th->seq);
 	tonic_rcv_init(&tsk->rcv, 0);
 	tsk->peer_wnd = min_t(u32, ntohs(th->wnd), tsk->window);
@@ -363,7 +318,7 @@ static void tonic_rcv_listen(struct sock *sk, struct sk_buff *skb)
 	}
 	if (th->type != TONIC_PKT_RST) {
 		TONIC_SK_INC_STATS(sk, TONIC_MIB_DROP_NOSOCK);
-		tonic_send_reset_skb(sk, skb);
+		tonic_af(sk)->send_reset(sock_net(sk), skb);
 	}
 }
 
@@ -470,92 +425,5 @@ int tonic_rcv(struct sock *sk, struct sk_buff *skb)
 		return 0;
 	}
 	consume_skb(skb);
-	return 0;
-}
-
-struct sock *tonic_check_req(struct sock *sk, struct sk_buff *skb,
-			     struct request_sock *req, bool *stolen)
-{
-	const struct tonichdr *th = tonic_hdr(skb);
-	struct tonic_request_sock *treq = tonic_rsk(req);
-	struct sock *child;
-	bool own_req;
-
-	switch (th->type) {
-	case TONIC_PKT_SYN:
-		if (ntohl(th->seq) == treq->irs)
-			inet_rtx_syn_ack(sk, req);
-		return NULL;
-	case TONIC_PKT_RST:
-		if (ntohl(th->seq) == treq->iss + 1)
-			inet_csk_reqsk_queue_drop(sk, req);
-		return NULL;
-	case TONIC_PKT_SYNACK:
-		return NULL;
-	}
-	if (ntohl(th->ack) != treq->iss + 1 ||
-	    ntohl(th->seq) - (treq->irs + 1) > TONIC_MAX_WINDOW) {
-		TONIC_SK_INC_STATS(sk, TONIC_MIB_DROP_STATE);
-		req->rsk_ops->send_reset(sk, skb, SK_RST_REASON_NOT_SPECIFIED);
-		return NULL;
-	}
-	child = inet_csk(sk)->icsk_af_ops->syn_recv_sock(sk, skb, req, NULL,
-							 req, &own_req);
-	if (!child) {
-		TONIC_SK_INC_STATS(sk, TONIC_MIB_LISTEN_DROPS);
-		return NULL;
-	}
-	if (own_req)
-		TONIC_SK_INC_STATS(sk, TONIC_MIB_PASSIVE_OPENS);
-	else
-		*stolen = true;	/* another CPU made the child first */
-	return inet_csk_complete_hashdance(sk, child, req, own_req);
-}
-
-int tonic_child_process(struct sock *parent, struct sock *child,
-			struct sk_buff *skb)
-	__releases(child)
-{
-	int state = child->sk_state;
-
-	if (!sock_owned_by_user(child)) {
-		tonic_rcv(child, skb);
-		if (state == TCP_SYN_RECV && child->sk_state != state)
-			parent->sk_data_ready(parent);
-	} else {
-		__sk_add_backlog(child, skb);
-	}
-	bh_unlock_sock(child);
-	sock_put(child);
-	return 0;
-}
-
-/* __sk_receive_skb() without its rcvbuf check: the receive window and
- * tonic_data_rcv() bound memory, and ACKs must get through to a sender
- * whose receive queue is full.
- */
-int tonic_sk_receive_skb(struct sock *sk, struct sk_buff *skb, bool refcounted)
-{
-	if (sk_filter_trim_cap(sk, skb, TONIC_HDR_LEN))
-		goto discard;
-	skb->dev = NULL;
-	bh_lock_sock_nested(sk);
-	if (!sock_owned_by_user(sk)) {
-		tonic_rcv(sk, skb);
-	} else if (sk_add_backlog(sk, skb, 2 * READ_ONCE(sk->sk_rcvbuf) +
-				  READ_ONCE(sk->sk_sndbuf))) {
-		bh_unlock_sock(sk);
-		atomic_inc(&sk->sk_drops);
-		TONIC_SK_INC_STATS(sk, TONIC_MIB_DROP_MEM);
-		goto discard;
-	}
-	bh_unlock_sock(sk);
-	if (refcounted)
-		sock_put(sk);
-	return 0;
-discard:
-	kfree_skb(skb);
-	if (refcounted)
-		sock_put(sk);
 	return 0;
 }

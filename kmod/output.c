@@ -200,10 +200,6 @@ int tonic_send_syn(struct sock *sk)
 {
 	struct tonic_sock *tsk = tonic_sk(sk);
 
-	tsk->window = rounddown_pow_of_two(tonic_default_window(sk));
-	/* Resolved now, so that the SYN asks the peer for our signals. */
-	tsk->signals = tonic_proto_resolve(sock_net(sk), tsk->proto_name,
-					   &tsk->proto_ops, tsk->proto_used);
 	tsk->retries = 0;
 	tsk->rto_ms = TCP_TIMEOUT_INIT * 1000 / HZ;
 	tsk->syn_at = tonic_now();

@@ -721,20 +721,6 @@ static int tonic_setsockopt_tcp(struct sock *sk, int optname, int val)
 	return err;
 }
 
-u32 tonic_proto_resolve(struct net *net, const char *name,
-			const struct tonic_proto_ops **ops, char *used)
-{
-	u32 signals;
-
-	*ops = tonic_proto_lookup(net, name, &signals, used);
-	/* The built-in keeps the signals sockets always had (the netem
-	 * tests count NACKs, ECN echoes and CNPs under it).
-	 */
-	if (*ops == &tonic_newreno_ops)
-		signals |= TONIC_SIG_NACK | TONIC_SIG_CNP | TONIC_SIG_ECE;
-	return signals | TONIC_SIG_ACK;
-}
-
 /* TONIC_PROTOCOL, as TCP_CONGESTION: a string; longer ones are cut. */
 static int tonic_set_protocol(struct sock *sk, sockptr_t optval,
 			      unsigned int optlen)

@@ -145,7 +145,8 @@ int tonic_proto_select(const struct sock *sk, const char *name)
  * tonic_proto_lookup() - engine ops of a connection's protocol
  * @net: the connection's namespace
  * @name: the name its socket chose, or "" for the namespace default
- * @signals: set to the TONIC_SIG_* the protocol needs from the receiver
+ * @signals: set to the TONIC_SIG_* the protocol needs from the receiver:
+ *	a program's own, TONIC_NEWRENO_SIGNALS for the built-in
  * @used: set to the name actually used (TONIC_PROTO_NAME_MAX bytes)
  *
  * A protocol that is gone (detached since it was chosen) yields the
@@ -172,7 +173,7 @@ const struct tonic_proto_ops *tonic_proto_lookup(struct net *net,
 		memcpy(want, pn->default_name, sizeof(want));
 		spin_unlock_bh(&pn->lock);
 	}
-	*signals = TONIC_SIG_ACK;
+	*signals = TONIC_NEWRENO_SIGNALS;
 	strscpy(used, TONIC_BUILTIN, TONIC_PROTO_NAME_MAX);
 	rcu_read_lock();
 	s = tonic_slot_find_rcu(want, &bops);

@@ -361,6 +361,52 @@ struct tonic_skb_cb {
 
 #define TONIC_SKB_CB(skb) ((struct tonic_skb_cb *)&((skb)->cb[0]))
 
+/**
+ * struct tonic_af_ops - what the family-independent core asks of a family
+ * @icsk: the family's inet_connection_sock_af_ops (icsk_af_ops of its
+ *	sockets); must be first
+ * @family: AF_INET or AF_INET6
+ * @csum_bad: verify a received packet's checksum (pseudo header
+ *	included); true if it is bad
+ * @ce: the received packet carried ECN CE
+ * @lookup: the socket (or request or timewait sock) a received packet
+ *	belongs to; sets *@refcounted as __inet_lookup_skb()
+ * @policy_check: the xfrm policy admits a received packet for @sk (NULL:
+ *	no socket)
+ * @send_reset: answer a received packet with a reset from the control
+ *	socket
+ * @init_req: fill a new request sock's addresses and interface from the
+ *	SYN
+ * @init_seq: our initial sequence number for the connection a SYN opens
+ * @route_req: the route of a request sock, or NULL
+ *
+ * The request sock's rsk_ops (rtx_syn_ack, send_reset) and @icsk
+ * (syn_recv_sock, queue_xmit, send_check) are the family's too.
+ * Context: softirq (all but @icsk's socket-option calls).
+ */
+struct tonic_af_ops {
+	struct inet_connection_sock_af_ops icsk;
+	int family;
+	bool (*csum_bad)(struct sk_buff *skb);
+	bool (*ce)(const struct sk_buff *skb);
+	struct sock *(*lookup)(struct sk_buff *skb, const struct tonichdr *th,
+			       bool *refcounted);
+	bool (*policy_check)(struct sock *sk, struct sk_buff *skb);
+	void (*send_reset)(struct net *net, struct sk_buff *skb);
+	void (*init_req)(struct request_sock *req, const struct sock *sk,
+			 struct sk_buff *skb);
+	u32 (*init_seq)(const struct sk_buff *skb);
+	struct dst_entry *(*route_req)(const struct sock *sk,
+				       struct request_sock *req);
+};
+
+/* The tonic_af_ops of a socket's family. */
+static inline const struct tonic_af_ops *tonic_af(const struct sock *sk)
+{
+	return container_of_const(inet_csk(sk)->icsk_af_ops,
+				  struct tonic_af_ops, icsk);
+}
+
 static inline u64 tonic_now(void)
 {
 	return ktime_get_ns();
@@ -590,6 +636,72 @@ u16 tonic_default_window(const struct sock *sk);
  */
 int tonic_rcv(struct sock *sk, struct sk_buff *skb);
 /**
+ * tonic_rcv_space() - the reader freed receive space; maybe send a window update
+ * @sk: the socket, locked by the user
+ */
+void tonic_rcv_space(struct sock *sk);
+/**
+ * tonic_purge_ooo() - drop all out-of-order segments
+ * @sk: the socket
+ */
+void tonic_purge_ooo(struct sock *sk);
+
+/* handshake.c: negotiation and the passive open, both families */
+/**
+ * tonic_negotiate_syn() - the wishes an active open's SYN carries
+ * @sk: socket being connected, routed by @dst
+ * @dst: its route
+ *
+ * Sets C (path MTU and TONIC_SEGMENT_SIZE), K (TONIC_WINDOW or the
+ * sysctl, rounded down to a power of two), the protocol and its signals.
+ */
+void tonic_negotiate_syn(struct sock *sk, const struct dst_entry *dst);
+/**
+ * tonic_negotiate_synack() - accept the listener's choice
+ * @sk: socket in SYN_SENT
+ * @opt: the SYN-ACK's options
+ *
+ * Return: 0, or -EINVAL if the options are malformed (nothing changed).
+ */
+int tonic_negotiate_synack(struct sock *sk, const struct tonic_synopt *opt);
+/**
+ * tonic_conn_request() - a SYN reached a listener: answer with a SYN-ACK
+ *	from a new request sock (icsk_af_ops.conn_request, after the
+ *	family's own checks)
+ * @sk: the listener
+ * @skb: the SYN
+ *
+ * Context: softirq, listener bh-locked.  Return: 0 (SYNs that cannot be
+ * answered are counted in ListenDrops).
+ */
+int tonic_conn_request(struct sock *sk, struct sk_buff *skb);
+/**
+ * tonic_child_clone() - clone a listener for a completed handshake
+ * @sk: the listener
+ * @req: the request sock
+ *
+ * Return: the child (bh-locked, set up by tonic_init_child()), or NULL
+ * when the accept queue is full (ListenDrops) or memory is short.
+ */
+struct sock *tonic_child_clone(const struct sock *sk, struct request_sock *req);
+/**
+ * tonic_child_hash() - give a new child its port and hash it
+ * @sk: the listener
+ * @newsk: the child, addresses set
+ * @req_unhash: the request sock it replaces in the established table
+ * @own_req: set when this child replaced it (not another CPU's)
+ *
+ * Return: 0, or a negative errno (then end @newsk with tonic_child_abort()).
+ */
+int tonic_child_hash(const struct sock *sk, struct sock *newsk,
+		     struct request_sock *req_unhash, bool *own_req);
+/**
+ * tonic_child_abort() - end a child that could not be set up
+ * @newsk: the child from tonic_child_clone(), bh-locked (unlocked and
+ *	destroyed here); free what it must not share with the request first
+ */
+void tonic_child_abort(struct sock *newsk);
+/**
  * tonic_check_req() - a packet for a connection in the SYN-ACK phase
  * @sk: the listener
  * @skb: the packet
@@ -612,6 +724,16 @@ struct sock *tonic_check_req(struct sock *sk, struct sk_buff *skb,
  */
 int tonic_child_process(struct sock *parent, struct sock *child,
 			struct sk_buff *skb);
+
+/* demux.c: from the IP handler to a socket, both families */
+/**
+ * tonic_demux() - receive one packet from IP (the families' handlers)
+ * @skb: the packet, data at the Tonic header
+ * @af: the family it arrived on
+ *
+ * Return: 0 (the skb is consumed).
+ */
+int tonic_demux(struct sk_buff *skb, const struct tonic_af_ops *af);
 /**
  * tonic_sk_receive_skb() - hand a packet to its socket or its backlog
  * @sk: the socket found by the lookup
@@ -631,15 +753,22 @@ int tonic_sk_receive_skb(struct sock *sk, struct sk_buff *skb, bool refcounted);
  */
 bool tonic_hdr_bad(struct sk_buff *skb);
 /**
- * tonic_rcv_space() - the reader freed receive space; maybe send a window update
- * @sk: the socket, locked by the user
+ * tonic_err_full_sk() - may an ICMP error's socket be handled?
+ * @sk: the socket the ICMP error's quote found (a reference held)
+ *
+ * Return: true for a full socket; a timewait or request sock is released
+ * and false returned.
  */
-void tonic_rcv_space(struct sock *sk);
+bool tonic_err_full_sk(struct sock *sk);
 /**
- * tonic_purge_ooo() - drop all out-of-order segments
- * @sk: the socket
+ * tonic_err_report() - an ICMP error that is not about the path MTU
+ * @sk: the socket, bh-locked
+ * @err: its errno
+ *
+ * A handshake fails at once (the socket is reset); an open connection
+ * keeps trying and only records it in sk_err_soft.
  */
-void tonic_purge_ooo(struct sock *sk);
+void tonic_err_report(struct sock *sk, int err);
 
 /* output.c */
 /**
@@ -866,33 +995,6 @@ void tonic_ipv4_exit(void);
 int tonic_ipv6_init(void);
 /** tonic_ipv6_exit() - undo tonic_ipv6_init() */
 void tonic_ipv6_exit(void);
-/**
- * tonic_v4_send_reset() - answer @skb with a reset from the control socket
- * @net: namespace
- * @skb: the received packet (IPv4)
- */
-void tonic_v4_send_reset(struct net *net, struct sk_buff *skb);
-/**
- * tonic_v6_send_reset() - answer @skb with a reset from the control socket
- * @net: namespace
- * @skb: the received packet (IPv6)
- */
-void tonic_v6_send_reset(struct net *net, struct sk_buff *skb);
-/**
- * tonic_v4_csum() - checksum an outgoing IPv4 packet in software
- * @skb: packet with data at the Tonic header
- * @saddr: source address
- * @daddr: destination address
- */
-void tonic_v4_csum(struct sk_buff *skb, __be32 saddr, __be32 daddr);
-/**
- * tonic_v6_csum() - checksum an outgoing IPv6 packet in software
- * @skb: packet with data at the Tonic header
- * @saddr: source address
- * @daddr: destination address
- */
-void tonic_v6_csum(struct sk_buff *skb, const struct in6_addr *saddr,
-		   const struct in6_addr *daddr);
 
 /* netlink.c: the "tonic" generic netlink family */
 enum {
@@ -999,7 +1101,8 @@ void tonic_proto_default(struct net *net, char *buf);
  */
 int tonic_proto_set_default(struct net *net, const char *name);
 /**
- * tonic_proto_resolve() - pick a connection's protocol (SYN / SYN-ACK time)
+ * tonic_proto_resolve() - pick a connection's protocol (SYN / SYN-ACK
+ *	time; handshake.c)
  * @net: the connection's namespace
  * @name: TONIC_PROTOCOL of its socket ("" = the namespace default)
  * @ops: set to the protocol's engine ops, never NULL
