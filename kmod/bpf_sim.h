@@ -14,6 +14,8 @@
  * NACK on out-of-order arrival and a grant per packet if asked) or a RoCE
  * responder (go-back-N: drops out-of-order data, NACKs each hole once).
  * Duplicates get a bare cumulative ACK (no DSACK here).  Time is virtual.
+ * The link and receiver (struct tsim_link) also carry the native program
+ * tests of selftests/progs/sim.h.
  */
 #ifndef _TONIC_BPF_SIM_H
 #define _TONIC_BPF_SIM_H
@@ -36,19 +38,139 @@ struct tsim_pkt {
 	struct tonic_ctrl_desc ev;
 };
 
-struct tsim {
-	struct tonic_engine *e;
-	struct tonic_rcv rcv;
-	struct tonic_rcv_cfg rcv_cfg;
-	u32 total;
-	u32 roce;
-	u32 seq;
-	u32 nq;
-	u32 nrtx;
-	u32 nsent;
-	u32 stalled;
+/**
+ * struct tsim_link - a flow's path and the receiver at its end, shared
+ *	with the native program tests (selftests/progs/sim.h)
+ * @now: virtual time, ns
+ * @owd: one-way delay, ns
+ * @flow_id: the sender's flow
+ * @sack: selective ACKs reach the sender (false: a RoCE responder's)
+ * @stalled: nothing was in flight and no timer armed
+ * @rcv: the receiver, tonic.ko's model
+ * @rcv_cfg: its settings: the protocol's signals, an ACK per packet
+ * @q: packets in flight, @q_max at most
+ * @nq: how many
+ * @seq: insertion counter: FIFO among packets due at the same time
+ */
+struct tsim_link {
 	u64 now;
 	u64 owd;
+	u32 flow_id;
+	bool sack;
+	bool stalled;
+	struct tonic_rcv rcv;
+	struct tonic_rcv_cfg rcv_cfg;
+	struct tsim_pkt *q;
+	u32 q_max;
+	u32 nq;
+	u32 seq;
+};
+
+static inline void tsim_link_init(struct tsim_link *l, u32 flow_id,
+				  u32 signals, u32 seg_size, bool roce,
+				  struct tsim_pkt *q, u32 q_max)
+{
+	memset(l, 0, sizeof(*l));
+	l->owd = 50000;
+	l->flow_id = flow_id;
+	l->sack = !roce;
+	tonic_rcv_init(&l->rcv, 0);
+	l->rcv_cfg.signals = signals | TONIC_SIG_ACK;
+	l->rcv_cfg.seg_size = seg_size;
+	l->rcv_cfg.policy = roce ? TONIC_RCV_GBN : TONIC_RCV_SACK;
+	l->q = q;
+	l->q_max = q_max;
+}
+
+/* Put a data segment (@to_rcv) or a control event on the wire. */
+static inline int tsim_link_send(struct tsim_link *l, u32 to_rcv, u32 seg,
+				 const struct tonic_ctrl_desc *ev)
+{
+	struct tsim_pkt *k;
+
+	if (l->nq >= l->q_max)
+		return -ENOSPC;
+	k = &l->q[l->nq++];
+	memset(k, 0, sizeof(*k));
+	k->t = l->now + l->owd;
+	k->seq = l->seq++;
+	k->to_rcv = to_rcv;
+	k->seg = seg;
+	if (ev)
+		k->ev = *ev;
+	return 0;
+}
+
+/* A data segment reached the receiver: its ACK goes back as events. */
+static inline void tsim_link_rcv(struct tsim_link *l, u32 seg)
+{
+	struct tonic_rcv_seg in = { .seg = seg, .len = l->rcv_cfg.seg_size };
+	struct tonic_ctrl_desc ev[2];
+	struct tonic_rcv_ack ack;
+	unsigned int n, i;
+	u32 newly;
+
+	if (!(tonic_rcv_data(&l->rcv, &l->rcv_cfg, &in, l->now, &ack, &newly) &
+	      TONIC_RCV_SEND_ACK))
+		return;
+	n = tonic_rcv_ack_ctrl(&ack, l->flow_id, l->sack, ev);
+	for (i = 0; i < n; i++)
+		tsim_link_send(l, 0, 0, &ev[i]);
+}
+
+/* Index of the earliest packet (FIFO among equal times), or -1. */
+static inline int tsim_link_first(const struct tsim_link *l)
+{
+	unsigned int i;
+	int best = -1;
+
+	for (i = 0; i < l->nq; i++)
+		if (best < 0 || l->q[i].t < l->q[best].t ||
+		    (l->q[i].t == l->q[best].t && l->q[i].seq < l->q[best].seq))
+			best = i;
+	return best;
+}
+
+/*
+ * Advance to the next event, a packet's arrival or the engine @e's timer,
+ * and run it.  Return: 0, or -1 if there is none (@l->stalled) or it
+ * comes after @until.
+ */
+static inline int tsim_link_step(struct tsim_link *l, struct tonic_engine *e,
+				 u64 until)
+{
+	int i = tsim_link_first(l);
+	u64 tp = i >= 0 ? l->q[i].t : U64_MAX;
+	u64 tt = tonic_engine_next_timer(e);
+
+	if (tp == U64_MAX && tt == U64_MAX) {
+		l->stalled = true;
+		return -1;
+	}
+	l->now = tp < tt ? tp : tt;
+	if (l->now > until)
+		return -1;
+	if (tp <= tt) {
+		struct tsim_pkt k = l->q[i];
+
+		l->q[i] = l->q[--l->nq];
+		if (k.to_rcv)
+			tsim_link_rcv(l, k.seg);
+		else
+			tonic_engine_ctrl(e, &k.ev, 1, l->now);
+	} else {
+		tonic_engine_timers(e, l->now);
+	}
+	return 0;
+}
+
+struct tsim {
+	struct tonic_engine *e;
+	struct tsim_link link;
+	u32 total;
+	u32 roce;
+	u32 nrtx;
+	u32 nsent;
 	u8 drop[TSIM_SEGS];
 	u8 ntx[TSIM_SEGS];
 	u32 rtx[TSIM_RTX];	/* first TSIM_RTX retransmitted segments */
@@ -72,13 +194,9 @@ static inline int tsim_start(struct tsim *s, const struct tonic_proto_ops *ops,
 	p.rate_max_bps = 10000000000ULL;
 	p.init_tokens = 10 * TSIM_C;
 	p.ops = ops;
-	tonic_rcv_init(&s->rcv, 0);
-	s->rcv_cfg.signals = signals | TONIC_SIG_ACK;
-	s->rcv_cfg.seg_size = TSIM_C;
-	s->rcv_cfg.policy = roce ? TONIC_RCV_GBN : TONIC_RCV_SACK;
+	tsim_link_init(&s->link, TSIM_ID, signals, TSIM_C, roce, s->q, TSIM_Q);
 	s->total = total;
 	s->roce = roce;
-	s->owd = 50000;
 	s->e = tonic_engine_create(NULL);
 	if (!s->e)
 		return -ENOMEM;
@@ -94,46 +212,12 @@ static inline void tsim_stop(struct tsim *s)
 	s->e = NULL;
 }
 
-static inline int tsim_push(struct tsim *s, u64 t, u32 to_rcv, u32 seg,
-			    const struct tonic_ctrl_desc *ev)
-{
-	struct tsim_pkt *k;
-
-	if (s->nq >= TSIM_Q)
-		return -ENOSPC;
-	k = &s->q[s->nq++];
-	memset(k, 0, sizeof(*k));
-	k->t = t;
-	k->seq = s->seq++;
-	k->to_rcv = to_rcv;
-	k->seg = seg;
-	if (ev)
-		k->ev = *ev;
-	return 0;
-}
-
-static inline void tsim_rcv(struct tsim *s, u32 seg)
-{
-	struct tonic_rcv_seg in = { .seg = seg, .len = TSIM_C };
-	struct tonic_ctrl_desc ev[2];
-	struct tonic_rcv_ack ack;
-	unsigned int n, i;
-	u32 newly;
-
-	if (!(tonic_rcv_data(&s->rcv, &s->rcv_cfg, &in, s->now, &ack, &newly) &
-	      TONIC_RCV_SEND_ACK))
-		return;
-	n = tonic_rcv_ack_ctrl(&ack, TSIM_ID, !s->roce, ev);
-	for (i = 0; i < n; i++)
-		tsim_push(s, s->now + s->owd, 0, 0, &ev[i]);
-}
-
 static inline void tsim_tx(struct tsim *s)
 {
 	struct tonic_seg_desc out[16];
 	unsigned int n, i;
 
-	while ((n = tonic_engine_tx(s->e, s->now, out, 16)) > 0) {
+	while ((n = tonic_engine_tx(s->e, s->link.now, out, 16)) > 0) {
 		for (i = 0; i < n; i++) {
 			u32 seg = out[i].seg;
 
@@ -144,7 +228,7 @@ static inline void tsim_tx(struct tsim *s)
 				s->rtx[s->nrtx++] = seg;
 			if (s->ntx[seg]++ == 0 && s->drop[seg])
 				continue;
-			tsim_push(s, s->now + s->owd, 1, seg, NULL);
+			tsim_link_send(&s->link, 1, seg, NULL);
 		}
 	}
 }
@@ -156,41 +240,15 @@ static inline void tsim_tx(struct tsim *s)
 static inline int tsim_run(struct tsim *s, unsigned int max)
 {
 	struct tonic_flow_stats st;
-	unsigned int i, n;
-	int best;
+	unsigned int n;
 
 	for (n = 0; n < max; n++) {
-		u64 tp = U64_MAX, tt;
-
 		tsim_tx(s);
 		if (!tonic_engine_flow_stats(s->e, TSIM_ID, &st) &&
 		    st.wnd_start == s->total)
 			return 1;
-		best = -1;
-		for (i = 0; i < s->nq; i++)
-			if (best < 0 || s->q[i].t < s->q[best].t ||
-			    (s->q[i].t == s->q[best].t &&
-			     s->q[i].seq < s->q[best].seq))
-				best = i;
-		if (best >= 0)
-			tp = s->q[best].t;
-		tt = tonic_engine_next_timer(s->e);
-		if (tp == U64_MAX && tt == U64_MAX) {
-			s->stalled = 1;
+		if (tsim_link_step(&s->link, s->e, U64_MAX))
 			return -1;
-		}
-		s->now = tp < tt ? tp : tt;
-		if (tp <= tt) {
-			struct tsim_pkt k = s->q[best];
-
-			s->q[best] = s->q[--s->nq];
-			if (k.to_rcv)
-				tsim_rcv(s, k.seg);
-			else
-				tonic_engine_ctrl(s->e, &k.ev, 1, s->now);
-		} else {
-			tonic_engine_timers(s->e, s->now);
-		}
 	}
 	return 0;
 }
@@ -209,7 +267,7 @@ static inline int tsim_report(const struct tsim *s, const char *proto,
 	n = snprintf(buf, len,
 		     "proto=%s state=%s cum=%u sent=%u timeouts=%llu violations=%llu wnd=%u rate=%llu rtx=",
 		     proto, state > 0 ? "done" : state < 0 ? "stalled" : "running",
-		     s->rcv.rcv_nxt, s->nsent, (unsigned long long)st.timeouts,
+		     s->link.rcv.rcv_nxt, s->nsent, (unsigned long long)st.timeouts,
 		     (unsigned long long)st.violations, st.wnd,
 		     (unsigned long long)st.rate_bps);
 	for (i = 0; i < s->nrtx && n < len; i++)

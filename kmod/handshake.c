@@ -153,6 +153,23 @@ void tonic_child_abort(struct sock *newsk)
 	tonic_done(newsk);
 }
 
+void tonic_reqsk_send_reset(const struct sock *sk, struct sk_buff *skb,
+			    enum sk_rst_reason reason)
+{
+	tonic_af(sk)->send_reset(sock_net(sk), skb);
+}
+
+/* The handshake ends with the client's ACK: a request never acks. */
+void tonic_reqsk_send_ack(const struct sock *sk, struct sk_buff *skb,
+			  struct request_sock *req)
+{
+}
+
+/* SYN-ACK retransmissions need no bookkeeping beyond the kernel's. */
+void tonic_syn_ack_timeout(const struct request_sock *req)
+{
+}
+
 struct sock *tonic_check_req(struct sock *sk, struct sk_buff *skb,
 			     struct request_sock *req, bool *stolen)
 {

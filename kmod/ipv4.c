@@ -210,13 +210,6 @@ out:
 	dst_release(dst);
 }
 
-static void tonic_v4_reqsk_send_reset(const struct sock *sk,
-				      struct sk_buff *skb,
-				      enum sk_rst_reason reason)
-{
-	tonic_v4_send_reset(sock_net(sk), skb);
-}
-
 static int tonic_v4_send_synack(const struct sock *sk, struct request_sock *req)
 {
 	const struct inet_request_sock *ireq = inet_rsk(req);
@@ -244,18 +237,9 @@ static int tonic_v4_send_synack(const struct sock *sk, struct request_sock *req)
 	return err;
 }
 
-static void tonic_reqsk_send_ack(const struct sock *sk, struct sk_buff *skb,
-				 struct request_sock *req)
-{
-}
-
 static void tonic_v4_reqsk_destructor(struct request_sock *req)
 {
 	kfree(rcu_dereference_protected(inet_rsk(req)->ireq_opt, 1));
-}
-
-static void tonic_syn_ack_timeout(const struct request_sock *req)
-{
 }
 
 static struct request_sock_ops tonic_v4_rsk_ops __read_mostly = {
@@ -264,7 +248,7 @@ static struct request_sock_ops tonic_v4_rsk_ops __read_mostly = {
 	.rtx_syn_ack	= tonic_v4_send_synack,
 	.send_ack	= tonic_reqsk_send_ack,
 	.destructor	= tonic_v4_reqsk_destructor,
-	.send_reset	= tonic_v4_reqsk_send_reset,
+	.send_reset	= tonic_reqsk_send_reset,
 	.syn_ack_timeout = tonic_syn_ack_timeout,
 };
 
@@ -474,7 +458,7 @@ static int tonic_v4_init_sock(struct sock *sk)
 	return err;
 }
 
-static struct proto tonic_v4_prot = {
+struct proto tonic_v4_prot = {
 	.name			= "TONIC",
 	.owner			= THIS_MODULE,
 	.close			= tonic_close,
@@ -511,7 +495,7 @@ static struct proto tonic_v4_prot = {
 	.h.hashinfo		= &tonic_hashinfo,
 };
 
-static const struct proto_ops tonic_inet_ops = {
+const struct proto_ops tonic_inet_ops = {
 	.family		= PF_INET,
 	.owner		= THIS_MODULE,
 	.release	= inet_release,

@@ -205,13 +205,6 @@ static void tonic_v6_send_reset(struct net *net, struct sk_buff *rxskb)
 	local_bh_enable();
 }
 
-static void tonic_v6_reqsk_send_reset(const struct sock *sk,
-				      struct sk_buff *skb,
-				      enum sk_rst_reason reason)
-{
-	tonic_v6_send_reset(sock_net(sk), skb);
-}
-
 static int tonic_v6_send_synack(const struct sock *sk, struct request_sock *req)
 {
 	struct inet_request_sock *ireq = inet_rsk(req);
@@ -258,29 +251,20 @@ static int tonic_v6_send_synack(const struct sock *sk, struct request_sock *req)
 	return err;
 }
 
-static void tonic_v6_reqsk_send_ack(const struct sock *sk, struct sk_buff *skb,
-				    struct request_sock *req)
-{
-}
-
 static void tonic_v6_reqsk_destructor(struct request_sock *req)
 {
 	kfree(inet_rsk(req)->ipv6_opt);
 	kfree_skb(inet_rsk(req)->pktopts);
 }
 
-static void tonic_v6_syn_ack_timeout(const struct request_sock *req)
-{
-}
-
 static struct request_sock_ops tonic_v6_rsk_ops __read_mostly = {
 	.family		= AF_INET6,
 	.obj_size	= sizeof(struct tonic_request_sock),
 	.rtx_syn_ack	= tonic_v6_send_synack,
-	.send_ack	= tonic_v6_reqsk_send_ack,
+	.send_ack	= tonic_reqsk_send_ack,
 	.destructor	= tonic_v6_reqsk_destructor,
-	.send_reset	= tonic_v6_reqsk_send_reset,
-	.syn_ack_timeout = tonic_v6_syn_ack_timeout,
+	.send_reset	= tonic_reqsk_send_reset,
+	.syn_ack_timeout = tonic_syn_ack_timeout,
 };
 
 static int tonic_v6_conn_request(struct sock *sk, struct sk_buff *skb)
@@ -514,72 +498,14 @@ static int tonic_v6_init_sock(struct sock *sk)
 	return err;
 }
 
-static struct proto tonic_v6_prot = {
-	.name			= "TONICv6",
-	.owner			= THIS_MODULE,
-	.close			= tonic_close,
-	.connect		= tonic_v6_connect,
-	.disconnect		= tonic_disconnect,
-	.ioctl			= tonic_ioctl,
-	.init			= tonic_v6_init_sock,
-	.setsockopt		= tonic_setsockopt,
-	.getsockopt		= tonic_getsockopt,
-	.sendmsg		= tonic_sendmsg,
-	.recvmsg		= tonic_recvmsg,
-	.backlog_rcv		= tonic_rcv,
-	.release_cb		= tonic_release_cb,
-	.hash			= inet6_hash,
-	.unhash			= inet_unhash,
-	.accept			= inet_csk_accept,
-	.get_port		= inet_csk_get_port,
-	.shutdown		= tonic_shutdown,
-	.destroy		= tonic_destroy_sock,
-	.no_autobind		= true,
-	.orphan_count		= &tonic_orphan_count,
-	.sockets_allocated	= &tonic_sockets_allocated,
-	.memory_allocated	= &tonic_memory_allocated,
-	.per_cpu_fw_alloc	= &tonic_memory_per_cpu_fw_alloc,
-	.memory_pressure	= &tonic_memory_pressure,
-	.enter_memory_pressure	= tonic_enter_memory_pressure,
-	.sysctl_mem		= sysctl_tonic_mem,
-	.sysctl_wmem		= sysctl_tonic_wmem,
-	.sysctl_rmem		= sysctl_tonic_rmem,
-	.max_header		= MAX_TONIC_HEADER,
-	.obj_size		= sizeof(struct tonic6_sock),
-	.ipv6_pinfo_offset	= offsetof(struct tonic6_sock, inet6),
-	.slab_flags		= SLAB_TYPESAFE_BY_RCU,
-	.rsk_prot		= &tonic_v6_rsk_ops,
-	.h.hashinfo		= &tonic_hashinfo,
-};
+/* IPv4's tables with the IPv6 entries, filled in by tonic_ipv6_init(). */
+static struct proto tonic_v6_prot;
+static struct proto_ops tonic_inet6_ops;
 
 static const struct inet6_protocol tonic_v6_protocol = {
 	.handler	= tonic_v6_rcv,
 	.err_handler	= tonic_v6_err,
 	.flags		= INET6_PROTO_NOPOLICY | INET6_PROTO_FINAL,
-};
-
-static const struct proto_ops tonic_inet6_ops = {
-	.family		= PF_INET6,
-	.owner		= THIS_MODULE,
-	.release	= inet6_release,
-	.bind		= inet6_bind,
-	.connect	= inet_stream_connect,
-	.socketpair	= sock_no_socketpair,
-	.accept		= inet_accept,
-	.getname	= inet6_getname,
-	.poll		= tonic_poll,
-	.ioctl		= inet6_ioctl,
-	.gettstamp	= sock_gettstamp,
-	.listen		= tonic_inet_listen,
-	.shutdown	= inet_shutdown,
-	.setsockopt	= sock_common_setsockopt,
-	.getsockopt	= sock_common_getsockopt,
-	.sendmsg	= inet_sendmsg,
-	.recvmsg	= sock_common_recvmsg,
-	.mmap		= sock_no_mmap,
-#ifdef CONFIG_COMPAT
-	.compat_ioctl	= inet6_compat_ioctl,
-#endif
 };
 
 static struct inet_protosw tonic_v6_protosw = {
@@ -601,10 +527,35 @@ void tonic_v6_ctl_sock_destroy(struct net *net)
 	inet_ctl_sock_destroy(tonic_pernet(net)->ctl_sk6);
 }
 
+/* As MPTCP's IPv6 proto: a copy of IPv4's with the family's entries. */
+static void tonic_v6_tables_init(void)
+{
+	tonic_v6_prot = tonic_v4_prot;
+	strscpy(tonic_v6_prot.name, "TONICv6", sizeof(tonic_v6_prot.name));
+	tonic_v6_prot.slab = NULL;
+	tonic_v6_prot.connect = tonic_v6_connect;
+	tonic_v6_prot.init = tonic_v6_init_sock;
+	tonic_v6_prot.hash = inet6_hash;
+	tonic_v6_prot.obj_size = sizeof(struct tonic6_sock);
+	tonic_v6_prot.ipv6_pinfo_offset = offsetof(struct tonic6_sock, inet6);
+	tonic_v6_prot.rsk_prot = &tonic_v6_rsk_ops;
+
+	tonic_inet6_ops = tonic_inet_ops;
+	tonic_inet6_ops.family = PF_INET6;
+	tonic_inet6_ops.release = inet6_release;
+	tonic_inet6_ops.bind = inet6_bind;
+	tonic_inet6_ops.getname = inet6_getname;
+	tonic_inet6_ops.ioctl = inet6_ioctl;
+#ifdef CONFIG_COMPAT
+	tonic_inet6_ops.compat_ioctl = inet6_compat_ioctl;
+#endif
+}
+
 int tonic_ipv6_init(void)
 {
 	int err;
 
+	tonic_v6_tables_init();
 	err = proto_register(&tonic_v6_prot, 1);
 	if (err)
 		return err;

@@ -162,6 +162,22 @@ void tonic_send_ctl(struct sock *sk, int type, u32 seq, u32 sack, u8 flags,
 	tonic_transmit(sk, skb);
 }
 
+/* Make room for the layers below, then push and clear our @len bytes. */
+static struct tonichdr *tonic_push_hdr(struct sk_buff *skb, int len,
+				       __be16 sport, __be16 dport, u8 type)
+{
+	struct tonichdr *th;
+
+	skb_reserve(skb, MAX_TONIC_HEADER);
+	th = skb_push(skb, len);
+	skb_reset_transport_header(skb);
+	memset(th, 0, TONIC_HDR_LEN);
+	th->source = sport;
+	th->dest = dport;
+	th->type = type;
+	return th;
+}
+
 static void tonic_fill_synopt(struct tonic_synopt *opt, u16 seg, u16 win,
 			      u32 signals, const char *proto)
 {
@@ -182,13 +198,8 @@ static int tonic_xmit_syn(struct sock *sk)
 	skb = alloc_skb(MAX_TONIC_HEADER, sk->sk_allocation);
 	if (!skb)
 		return -ENOBUFS;
-	skb_reserve(skb, MAX_TONIC_HEADER);
-	th = skb_push(skb, TONIC_SYN_LEN);
-	skb_reset_transport_header(skb);
-	memset(th, 0, TONIC_HDR_LEN);
-	th->source = inet->inet_sport;
-	th->dest = inet->inet_dport;
-	th->type = TONIC_PKT_SYN;
+	th = tonic_push_hdr(skb, TONIC_SYN_LEN, inet->inet_sport,
+			    inet->inet_dport, TONIC_PKT_SYN);
 	th->seq = htonl(tsk->iss);
 	th->wnd = htons(tsk->window);
 	tonic_fill_synopt((struct tonic_synopt *)(th + 1), tsk->seg_size,
@@ -227,13 +238,8 @@ struct sk_buff *tonic_make_synack(const struct sock *sk, struct request_sock *re
 	if (!skb)
 		return NULL;
 	tonic_rsk(req)->synack_at = tonic_now();
-	skb_reserve(skb, MAX_TONIC_HEADER);
-	th = skb_push(skb, TONIC_SYN_LEN);
-	skb_reset_transport_header(skb);
-	memset(th, 0, TONIC_HDR_LEN);
-	th->source = htons(ireq->ir_num);
-	th->dest = ireq->ir_rmt_port;
-	th->type = TONIC_PKT_SYNACK;
+	th = tonic_push_hdr(skb, TONIC_SYN_LEN, htons(ireq->ir_num),
+			    ireq->ir_rmt_port, TONIC_PKT_SYNACK);
 	th->seq = htonl(treq->iss);
 	th->ack = htonl(treq->irs + 1);
 	th->wnd = htons(treq->window);
@@ -251,13 +257,8 @@ struct sk_buff *tonic_make_reset(struct sock *ctl_sk, struct sk_buff *rxskb)
 	skb = alloc_skb(MAX_TONIC_HEADER, GFP_ATOMIC);
 	if (!skb)
 		return NULL;
-	skb_reserve(skb, MAX_TONIC_HEADER);
-	th = skb_push(skb, TONIC_HDR_LEN);
-	skb_reset_transport_header(skb);
-	memset(th, 0, TONIC_HDR_LEN);
-	th->source = rxth->dest;
-	th->dest = rxth->source;
-	th->type = TONIC_PKT_RST;
+	th = tonic_push_hdr(skb, TONIC_HDR_LEN, rxth->dest, rxth->source,
+			    TONIC_PKT_RST);
 	th->seq = rxth->ack;
 	th->ack = htonl(ntohl(rxth->seq) + 1);
 	return skb;

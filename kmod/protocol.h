@@ -702,6 +702,27 @@ int tonic_child_hash(const struct sock *sk, struct sock *newsk,
  */
 void tonic_child_abort(struct sock *newsk);
 /**
+ * tonic_reqsk_send_reset() - request_sock_ops.send_reset of both families
+ * @sk: the listener
+ * @skb: the packet to answer
+ * @reason: unused
+ */
+void tonic_reqsk_send_reset(const struct sock *sk, struct sk_buff *skb,
+			    enum sk_rst_reason reason);
+/**
+ * tonic_reqsk_send_ack() - request_sock_ops.send_ack: nothing to send
+ * @sk: the listener
+ * @skb: the packet
+ * @req: the request sock
+ */
+void tonic_reqsk_send_ack(const struct sock *sk, struct sk_buff *skb,
+			  struct request_sock *req);
+/**
+ * tonic_syn_ack_timeout() - request_sock_ops.syn_ack_timeout: nothing to do
+ * @req: the request sock
+ */
+void tonic_syn_ack_timeout(const struct request_sock *req);
+/**
  * tonic_check_req() - a packet for a connection in the SYN-ACK phase
  * @sk: the listener
  * @skb: the packet
@@ -985,6 +1006,9 @@ int tonic_v6_ctl_sock_create(struct net *net);
  * @net: namespace
  */
 void tonic_v6_ctl_sock_destroy(struct net *net);
+/* The IPv4 proto and proto_ops; IPv6's are copies with its own entries. */
+extern struct proto tonic_v4_prot;
+extern const struct proto_ops tonic_inet_ops;
 /** tonic_ipv4_exit() - undo tonic_ipv4_init() */
 void tonic_ipv4_exit(void);
 /**

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * A tiny deterministic network for the native protocol-program tests:
- * one flow of the userspace engine running a program from bpf/, a link
- * with a fixed one-way delay, scripted losses (drop the n-th transmission
- * of a segment) and tonic.ko's receiver model (receiver.h, an ACK per
- * packet, the signals the program asks for) in one of two policies:
+ * one flow of the userspace engine running a program from bpf/, the link
+ * of kmod/bpf_sim.h (a fixed one-way delay, tonic.ko's receiver model with
+ * an ACK per packet and the signals the program asks for), scripted
+ * losses (drop the n-th transmission of a segment), and one of two
+ * receiver policies:
  *
  * - SIM_RCV_SACK: keeps out-of-order data; every data packet is answered
  *   with the cumulative ACK and a one-entry SACK, a NACK (nack = first
@@ -28,7 +29,7 @@
 #include <string.h>
 
 #include "tonic_prog.h"
-#include "receiver.h"
+#include "bpf_sim.h"
 #include "../tap.h"
 
 /* ---- the network ---- */
@@ -41,14 +42,6 @@
 #define SIM_SEG_SIZE	1000
 
 enum { SIM_RCV_SACK, SIM_RCV_ROCE };
-
-struct sim_pkt {
-	u64 t;
-	u32 seq;		/* insertion order: FIFO among equal times */
-	int to_rcv;
-	u32 seg;
-	struct tonic_ctrl_desc ev;
-};
 
 /* One recorded hook call. */
 struct sim_call {
@@ -68,8 +61,7 @@ struct sim {
 	const struct tonic_proto_ops *prog;
 	struct tonic_proto_ops wrap;
 	int rcv_mode;
-	u64 now;
-	u64 owd;			/* one-way delay */
+	struct tsim_link link;		/* link.rcv.rcv_nxt: next expected */
 	u32 total;			/* segments to deliver */
 	u8 drop[SIM_SEGS];		/* bit n: drop the (n+1)-th transmission */
 	u8 ntx[SIM_SEGS];
@@ -78,17 +70,10 @@ struct sim {
 	u8 log_rtx[SIM_LOG];
 	u64 log_t[SIM_LOG];
 	unsigned int nlog;
-	/* receiver: rcv.rcv_nxt is the next segment expected */
-	struct tonic_rcv rcv;
-	struct tonic_rcv_cfg rcv_cfg;
-	/* queue */
-	struct sim_pkt q[SIM_Q];
-	unsigned int nq;
-	u32 seq;
+	struct tsim_pkt q[SIM_Q];	/* the link's packets in flight */
 	/* hooks */
 	struct sim_call calls[SIM_CALLS];
 	unsigned int ncalls;
-	int stalled;
 };
 
 static struct sim *sim_cur;
@@ -162,13 +147,9 @@ static struct sim *sim_new(const struct tonic_proto_ops *prog, u32 signals,
 	s->wrap.incoming = sim_w_incoming;
 	s->wrap.periodic = sim_w_periodic;
 	s->rcv_mode = rcv_mode;
-	tonic_rcv_init(&s->rcv, 0);
-	s->rcv_cfg.signals = signals | TONIC_SIG_ACK;
-	s->rcv_cfg.seg_size = SIM_SEG_SIZE;
-	s->rcv_cfg.policy = rcv_mode == SIM_RCV_ROCE ? TONIC_RCV_GBN :
-			    TONIC_RCV_SACK;
+	tsim_link_init(&s->link, SIM_ID, signals, SIM_SEG_SIZE,
+		       rcv_mode == SIM_RCV_ROCE, s->q, SIM_Q);
 	s->total = total;
-	s->owd = 50000;			/* 50 us */
 	return s;
 }
 
@@ -191,70 +172,25 @@ static void sim_free(struct sim *s)
 	sim_cur = NULL;
 }
 
-static void sim_push(struct sim *s, u64 t, int to_rcv, u32 seg,
-		     const struct tonic_ctrl_desc *ev)
-{
-	struct sim_pkt *k;
-
-	if (s->nq >= SIM_Q)
-		abort();
-	k = &s->q[s->nq++];
-	memset(k, 0, sizeof(*k));
-	k->t = t;
-	k->seq = s->seq++;
-	k->to_rcv = to_rcv;
-	k->seg = seg;
-	if (ev)
-		k->ev = *ev;
-}
-
-/* Index of the earliest packet (FIFO among equal times), or -1. */
-static int sim_first(const struct sim *s)
-{
-	unsigned int i;
-	int best = -1;
-
-	for (i = 0; i < s->nq; i++)
-		if (best < 0 || s->q[i].t < s->q[best].t ||
-		    (s->q[i].t == s->q[best].t && s->q[i].seq < s->q[best].seq))
-			best = i;
-	return best;
-}
-
-static void sim_rcv(struct sim *s, u32 seg)
-{
-	struct tonic_rcv_seg in = { .seg = seg, .len = SIM_SEG_SIZE };
-	struct tonic_ctrl_desc ev[2];
-	struct tonic_rcv_ack ack;
-	unsigned int n, i;
-	u32 newly;
-
-	if (!(tonic_rcv_data(&s->rcv, &s->rcv_cfg, &in, s->now, &ack, &newly) &
-	      TONIC_RCV_SEND_ACK))
-		return;
-	n = tonic_rcv_ack_ctrl(&ack, SIM_ID, s->rcv_mode != SIM_RCV_ROCE, ev);
-	for (i = 0; i < n; i++)
-		sim_push(s, s->now + s->owd, 0, 0, &ev[i]);
-}
-
 static void sim_tx(struct sim *s)
 {
 	struct tonic_seg_desc out[64];
 	unsigned int n, i;
 
-	while ((n = tonic_engine_tx(s->e, s->now, out, 64)) > 0) {
+	while ((n = tonic_engine_tx(s->e, s->link.now, out, 64)) > 0) {
 		for (i = 0; i < n; i++) {
 			u32 seg = out[i].seg, k = s->ntx[seg]++;
 
 			if (s->nlog < SIM_LOG) {
 				s->log_seg[s->nlog] = seg;
 				s->log_rtx[s->nlog] = out[i].rtx;
-				s->log_t[s->nlog] = s->now;
+				s->log_t[s->nlog] = s->link.now;
 				s->nlog++;
 			}
 			if (k < 8 && (s->drop[seg] >> k) & 1)
 				continue;
-			sim_push(s, s->now + s->owd, 1, seg, NULL);
+			if (tsim_link_send(&s->link, 1, seg, NULL))
+				abort();
 		}
 	}
 }
@@ -268,34 +204,12 @@ static int sim_run(struct sim *s, u64 until)
 	struct tonic_flow_stats st;
 
 	for (;;) {
-		u64 tt, tp;
-		int i;
-
 		sim_tx(s);
 		if (!tonic_engine_flow_stats(s->e, SIM_ID, &st) &&
 		    st.wnd_start == s->total)
 			return 0;
-		i = sim_first(s);
-		tp = i >= 0 ? s->q[i].t : U64_MAX;
-		tt = tonic_engine_next_timer(s->e);
-		if (tp == U64_MAX && tt == U64_MAX) {
-			s->stalled = 1;
+		if (tsim_link_step(&s->link, s->e, until))
 			return -1;
-		}
-		s->now = tp < tt ? tp : tt;
-		if (s->now > until)
-			return -1;
-		if (tp <= tt) {
-			struct sim_pkt k = s->q[i];
-
-			s->q[i] = s->q[--s->nq];
-			if (k.to_rcv)
-				sim_rcv(s, k.seg);
-			else
-				tonic_engine_ctrl(s->e, &k.ev, 1, s->now);
-		} else {
-			tonic_engine_timers(s->e, s->now);
-		}
 	}
 }
 
