@@ -495,7 +495,7 @@ struct proto tonic_v4_prot = {
 	.h.hashinfo		= &tonic_hashinfo,
 };
 
-const struct proto_ops tonic_inet_ops = {
+static const struct proto_ops tonic_inet_ops = {
 	.family		= PF_INET,
 	.owner		= THIS_MODULE,
 	.release	= inet_release,

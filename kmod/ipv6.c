@@ -498,14 +498,37 @@ static int tonic_v6_init_sock(struct sock *sk)
 	return err;
 }
 
-/* IPv4's tables with the IPv6 entries, filled in by tonic_ipv6_init(). */
+/* IPv4's proto with the IPv6 entries, filled in by tonic_ipv6_init(). */
 static struct proto tonic_v6_prot;
-static struct proto_ops tonic_inet6_ops;
 
 static const struct inet6_protocol tonic_v6_protocol = {
 	.handler	= tonic_v6_rcv,
 	.err_handler	= tonic_v6_err,
 	.flags		= INET6_PROTO_NOPOLICY | INET6_PROTO_FINAL,
+};
+
+static const struct proto_ops tonic_inet6_ops = {
+	.family		= PF_INET6,
+	.owner		= THIS_MODULE,
+	.release	= inet6_release,
+	.bind		= inet6_bind,
+	.connect	= inet_stream_connect,
+	.socketpair	= sock_no_socketpair,
+	.accept		= inet_accept,
+	.getname	= inet6_getname,
+	.poll		= tonic_poll,
+	.ioctl		= inet6_ioctl,
+	.gettstamp	= sock_gettstamp,
+	.listen		= tonic_inet_listen,
+	.shutdown	= inet_shutdown,
+	.setsockopt	= sock_common_setsockopt,
+	.getsockopt	= sock_common_getsockopt,
+	.sendmsg	= inet_sendmsg,
+	.recvmsg	= sock_common_recvmsg,
+	.mmap		= sock_no_mmap,
+#ifdef CONFIG_COMPAT
+	.compat_ioctl	= inet6_compat_ioctl,
+#endif
 };
 
 static struct inet_protosw tonic_v6_protosw = {
@@ -528,7 +551,7 @@ void tonic_v6_ctl_sock_destroy(struct net *net)
 }
 
 /* As MPTCP's IPv6 proto: a copy of IPv4's with the family's entries. */
-static void tonic_v6_tables_init(void)
+static void tonic_v6_prot_init(void)
 {
 	tonic_v6_prot = tonic_v4_prot;
 	strscpy(tonic_v6_prot.name, "TONICv6", sizeof(tonic_v6_prot.name));
@@ -539,23 +562,13 @@ static void tonic_v6_tables_init(void)
 	tonic_v6_prot.obj_size = sizeof(struct tonic6_sock);
 	tonic_v6_prot.ipv6_pinfo_offset = offsetof(struct tonic6_sock, inet6);
 	tonic_v6_prot.rsk_prot = &tonic_v6_rsk_ops;
-
-	tonic_inet6_ops = tonic_inet_ops;
-	tonic_inet6_ops.family = PF_INET6;
-	tonic_inet6_ops.release = inet6_release;
-	tonic_inet6_ops.bind = inet6_bind;
-	tonic_inet6_ops.getname = inet6_getname;
-	tonic_inet6_ops.ioctl = inet6_ioctl;
-#ifdef CONFIG_COMPAT
-	tonic_inet6_ops.compat_ioctl = inet6_compat_ioctl;
-#endif
 }
 
 int tonic_ipv6_init(void)
 {
 	int err;
 
-	tonic_v6_tables_init();
+	tonic_v6_prot_init();
 	err = proto_register(&tonic_v6_prot, 1);
 	if (err)
 		return err;

@@ -1006,9 +1006,8 @@ int tonic_v6_ctl_sock_create(struct net *net);
  * @net: namespace
  */
 void tonic_v6_ctl_sock_destroy(struct net *net);
-/* The IPv4 proto and proto_ops; IPv6's are copies with its own entries. */
+/* The IPv4 proto; IPv6's is a copy with its own entries (ipv6.c). */
 extern struct proto tonic_v4_prot;
-extern const struct proto_ops tonic_inet_ops;
 /** tonic_ipv4_exit() - undo tonic_ipv4_init() */
 void tonic_ipv4_exit(void);
 /**
