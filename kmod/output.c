@@ -3,9 +3,11 @@
  * Tonic for Linux: building and sending packets.
  *
  * Data packets are built from the send buffer: the segment's skb holds
- * its payload in page fragments, so a transmission is a __pskb_copy()
- * (a fresh head, shared fragments) with the header pushed in front.
- * Checksums are computed in software (no offload for protocol 253).
+ * its payload in page fragments, so a transmission is a clone (or, while
+ * an earlier clone lives, a __pskb_copy()) with the header pushed into
+ * its headroom.  A connection's packets leave the checksum to the device
+ * (the family's send_check); SYN-ACKs and resets, built here and sent by
+ * ipv4.c / ipv6.c, are checksummed in software.
  */
 #include <net/inet_connection_sock.h>
 #include <net/ip.h>

@@ -140,8 +140,7 @@ int tonic_init_sock(struct sock *sk)
 	tsk->deferred = 0;
 	tsk->seg_size = 0;
 	tsk->window = 0;
-	tsk->signals = TONIC_SIG_ACK | TONIC_SIG_NACK | TONIC_SIG_CNP |
-		       TONIC_SIG_ECE;
+	tsk->signals = TONIC_NEWRENO_SIGNALS;	/* until the SYN resolves */
 	tsk->user_seg_size = 0;
 	tsk->user_window = 0;
 	tsk->flush_delay_us = READ_ONCE(tn->flush_delay_us);

@@ -158,7 +158,8 @@ enum {
  * @irs: the peer's initial sequence number
  * @seg_size: C in use (bytes); 0 before the handshake
  * @window: K in use (segments)
- * @signals: receiver signals the protocol asked for (TONIC_SIG_*)
+ * @signals: receiver signals negotiated (TONIC_SIG_*): what both ends'
+ *	protocols need, sent by both ends' receivers
  * @user_seg_size: TONIC_SEGMENT_SIZE (0 = path MTU)
  * @user_window: TONIC_WINDOW (0 = sysctl)
  * @flush_delay_us: TONIC_FLUSH_DELAY
@@ -793,8 +794,8 @@ void tonic_err_report(struct sock *sk, int err);
 
 /* output.c */
 /**
- * tonic_send_syn() - send (or resend) the SYN of an active open
- * @sk: socket in SYN_SENT
+ * tonic_send_syn() - send the SYN of an active open and arm its timer
+ * @sk: socket in SYN_SENT, its wishes set by tonic_negotiate_syn()
  *
  * Return: 0 or a negative errno.
  */
@@ -1101,6 +1102,7 @@ int tonic_proto_select(const struct sock *sk, const char *name);
  * @net: the connection's namespace
  * @name: the name its socket chose, or "" for the namespace default
  * @signals: set to the TONIC_SIG_* the protocol needs from the receiver
+ *	(a program's own, TONIC_NEWRENO_SIGNALS for the built-in)
  * @used: set to the name actually used (TONIC_PROTO_NAME_MAX bytes)
  *
  * Context: any.  Return: ops valid for the module's lifetime, never NULL

@@ -61,24 +61,30 @@ static UNUSED int script_init(struct tonic_flow_ctx *c, void *user)
 	return 0;
 }
 
+/* A hook: remember what it saw, answer @out, maybe write user[0]. */
+static UNUSED void script_hook(struct tonic_flow_ctx *c, void *user,
+			       struct tonic_flow_ctx *seen,
+			       const struct tonic_hook_out *out, u32 write)
+{
+	*seen = *c;
+	script.seen_user = *(u32 *)user;
+	c->out = *out;
+	if (write)
+		*(u32 *)user = write;
+}
+
 static UNUSED void script_incoming(struct tonic_flow_ctx *c, void *user)
 {
 	script.n_in++;
-	script.last_in = *c;
-	script.seen_user = *(u32 *)user;
-	c->out = script.in_out;
-	if (script.user_write)
-		*(u32 *)user = script.user_write;
+	script_hook(c, user, &script.last_in, &script.in_out,
+		    script.user_write);
 }
 
 static UNUSED void script_periodic(struct tonic_flow_ctx *c, void *user)
 {
 	script.n_per++;
-	script.last_per = *c;
-	script.seen_user = *(u32 *)user;
-	c->out = script.per_out;
-	if (script.per_user_write)
-		*(u32 *)user = script.per_user_write;
+	script_hook(c, user, &script.last_per, &script.per_out,
+		    script.per_user_write);
 }
 
 static UNUSED void script_release(struct tonic_flow_ctx *c, void *user)
