@@ -3,7 +3,8 @@
  * Tonic for Linux: private declarations shared by the module's files.
  *
  * Top to bottom: MIB counters, per-netns state, the socket, the request
- * socket, the skb control block, then prototypes grouped by owning file.
+ * socket, the skb control block, the per-family hooks (struct
+ * tonic_af_ops), then prototypes grouped by owning file.
  *
  * Locking: all protocol state of a connection (send buffer, receive
  * state, its engine instance and its timer deadlines) is protected by the
