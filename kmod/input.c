@@ -2,11 +2,13 @@
 /*
  * Tonic for Linux: the receive path.
  *
- * Per connection state machine, the receiver (out-of-order ring bounded
- * by the window K, in-order delivery to sk_receive_queue, duplicate
- * suppression, receive window) and the receiver signals returned for every
- * data packet: cumulative ACK + selective ACK of the arriving segment,
- * NACK on out-of-order arrival, ECN echo, CNP (rate limited), grants.
+ * Per connection state machine and the receiver's storage: the
+ * out-of-order ring bounded by the window K, in-order delivery to
+ * sk_receive_queue, receive memory.  Which segment is new, held or a
+ * duplicate and which ACK answers it (cumulative + selective ACK, and as
+ * negotiated NACK, ECN echo, rate-limited CNP, grants; delayed or not) is
+ * the receiver model's decision (engine/receiver.c), shared with the
+ * simulators.
  */
 #include <linux/filter.h>
 #include <net/inet_common.h>
@@ -18,48 +20,12 @@
 
 #include "protocol.h"
 
-bool tonic_hdr_bad(struct sk_buff *skb)
-{
-	const struct tonichdr *th;
-	unsigned int hlen, len;
-
-	if (!pskb_may_pull(skb, TONIC_HDR_LEN))
-		return true;
-	th = tonic_hdr(skb);
-	if (!th->type || th->type >= __TONIC_PKT_MAX)
-		return true;
-	hlen = TONIC_HDR_LEN;
-	if (th->type == TONIC_PKT_SYN || th->type == TONIC_PKT_SYNACK)
-		hlen = TONIC_SYN_LEN;
-	if (!pskb_may_pull(skb, hlen))
-		return true;
-	th = tonic_hdr(skb);
-	len = ntohs(th->len);
-	if (skb->len != hlen + len)
-		return true;
-	if ((th->type == TONIC_PKT_DATA) != (len != 0))
-		return true;
-	if (!th->source || !th->dest)
-		return true;
-	return false;
-}
-
-static void tonic_send_reset_skb(struct sock *sk, struct sk_buff *skb)
-{
-	if (skb->protocol == htons(ETH_P_IP))
-		tonic_v4_send_reset(sock_net(sk), skb);
-#if IS_ENABLED(CONFIG_IPV6)
-	else
-		tonic_v6_send_reset(sock_net(sk), skb);
-#endif
-}
-
 void tonic_purge_ooo(struct sock *sk)
 {
 	struct tonic_sock *tsk = tonic_sk(sk);
 	int i;
 
-	if (!tsk->ooo_count)
+	if (!tsk->rcv.held)
 		return;
 	for (i = 0; i < TONIC_RING; i++) {
 		if (tsk->ooo[i]) {
@@ -67,7 +33,7 @@ void tonic_purge_ooo(struct sock *sk)
 			tsk->ooo[i] = NULL;
 		}
 	}
-	tsk->ooo_count = 0;
+	tonic_rcv_purge(&tsk->rcv);
 }
 
 void tonic_rcv_space(struct sock *sk)
@@ -78,11 +44,35 @@ void tonic_rcv_space(struct sock *sk)
 	if (!((1 << sk->sk_state) & (TCPF_ESTABLISHED | TCPF_FIN_WAIT1 |
 				     TCPF_FIN_WAIT2)))
 		return;
-	old = tsk->rcv_adv_edge - tsk->rcv_nxt;
+	old = tsk->rcv_adv_edge - tsk->rcv.rcv_nxt;
 	wnd = tonic_recv_window(sk);
 	/* Tell the sender when the window grew a lot or reopened. */
 	if (wnd > old && (old < wnd / 2 || !old))
 		tonic_send_ctl(sk, TONIC_PKT_ACK, 0, 0, 0, 0);
+}
+
+/* The receiver model's settings for @sk: what the handshake chose, the
+ * namespace's delayed-ACK and CNP knobs as they are now.
+ */
+static void tonic_rcv_cfg(const struct sock *sk, struct tonic_rcv_cfg *cfg)
+{
+	const struct tonic_net *tn = tonic_sk_net(sk);
+	const struct tonic_sock *tsk = tonic_sk(sk);
+
+	cfg->signals = tsk->signals;
+	cfg->window = tsk->window;
+	cfg->seg_size = tsk->seg_size;
+	cfg->policy = TONIC_RCV_SACK;
+	cfg->delack_segs = READ_ONCE(tn->delack_segs);
+	cfg->cnp_interval_ns = (u64)READ_ONCE(tn->cnp_interval_us) *
+			       NSEC_PER_USEC;
+}
+
+/* Receive memory for @skb, or false (the segment is dropped). */
+static bool tonic_rmem_ok(struct sock *sk, struct sk_buff *skb)
+{
+	return atomic_read(&sk->sk_rmem_alloc) <= 2 * READ_ONCE(sk->sk_rcvbuf) &&
+	       sk_rmem_schedule(sk, skb, skb->truesize);
 }
 
 static void tonic_queue_rcv(struct sock *sk, struct sk_buff *skb)
@@ -90,147 +80,133 @@ static void tonic_queue_rcv(struct sock *sk, struct sk_buff *skb)
 	struct tonic_sock *tsk = tonic_sk(sk);
 
 	__skb_queue_tail(&sk->sk_receive_queue, skb);
-	tsk->rcv_nxt++;
 	tsk->stats.bytes_received += skb->len;
 }
 
-/*
- * Delayed ACK (RFC 5681 §4.2, as TCP): an in-order full segment that
- * neither closes a hole nor asks for an ACK (TONIC_F_ACKREQ: a resend or
- * the end of a write) may wait for the next one, at most delack_us.  Anything a sender must
- * learn at once (loss hints, duplicates, ECN, grants, short segments) is
- * acknowledged immediately.  Returns true if the ACK was deferred.
- */
-static bool tonic_ack_later(struct sock *sk, u32 seg, bool quick)
+/* In order: queue @skb and the @newly - 1 held segments it unblocked. */
+static void tonic_deliver(struct sock *sk, struct sk_buff *skb, u32 newly)
 {
-	struct tonic_net *tn = tonic_sk_net(sk);
 	struct tonic_sock *tsk = tonic_sk(sk);
+	u32 seg = TONIC_SKB_CB(skb)->seg;
 
-	if (quick || ++tsk->ack_pending >= READ_ONCE(tn->delack_segs))
-		return false;
-	tsk->ack_pending_seg = seg;
-	if (!tsk->delack_at) {
-		tsk->delack_at = tonic_now() +
-				 (u64)READ_ONCE(tn->delack_us) * NSEC_PER_USEC;
-		tonic_timer_update(sk);
+	skb_set_owner_r(skb, sk);
+	tonic_queue_rcv(sk, skb);
+	while (--newly) {
+		struct sk_buff **slot = &tsk->ooo[++seg & (TONIC_RING - 1)];
+
+		skb = *slot;
+		*slot = NULL;
+		if (!WARN_ON_ONCE(!skb))
+			tonic_queue_rcv(sk, skb);
 	}
-	return true;
+	if (!sock_flag(sk, SOCK_DEAD))
+		sk->sk_data_ready(sk);
 }
 
-/* A data segment @seg (relative) arrived; send the receiver signals. */
+/* Queue, hold or free @skb as the receiver model decided. */
+static void tonic_data_keep(struct sock *sk, struct sk_buff *skb,
+			    const struct tonic_rcv_seg *in, u32 newly)
+{
+	struct tonic_sock *tsk = tonic_sk(sk);
+
+	switch (in->verdict) {
+	case TONIC_RCV_NEXT:
+		tonic_deliver(sk, skb, newly);
+		return;
+	case TONIC_RCV_HOLD:
+		tsk->stats.ooo_segs_in++;
+		skb_set_owner_r(skb, sk);
+		tsk->ooo[in->seg & (TONIC_RING - 1)] = skb;
+		return;
+	case TONIC_RCV_DUP:
+		tsk->stats.dup_segs_in++;
+		TONIC_SK_INC_STATS(sk, TONIC_MIB_DROP_DUP);
+		break;
+	case TONIC_RCV_BEYOND:
+		TONIC_SK_INC_STATS(sk, TONIC_MIB_DROP_WINDOW);
+		break;
+	default:
+		TONIC_SK_INC_STATS(sk, TONIC_MIB_DROP_MEM);
+		break;
+	}
+	kfree_skb(skb);
+}
+
+/* Delayed ACK (RFC 5681 §4.2, as TCP): at most delack_us from now. */
+static void tonic_delack_arm(struct sock *sk)
+{
+	struct tonic_sock *tsk = tonic_sk(sk);
+
+	if (tsk->delack_at)
+		return;
+	tsk->delack_at = tonic_now() +
+			 (u64)READ_ONCE(tonic_sk_net(sk)->delack_us) * NSEC_PER_USEC;
+	tonic_timer_update(sk);
+}
+
+/*
+ * A data segment @seg (relative) arrived.  The receiver model
+ * (engine/receiver.c) says where it goes and which ACK answers it; here
+ * the skb is kept or freed and the ACK sent or delayed.
+ */
 static void tonic_data_rcv(struct sock *sk, struct sk_buff *skb, u32 seg)
 {
 	struct tonic_sock *tsk = tonic_sk(sk);
-	u8 ce = TONIC_SKB_CB(skb)->ce;
-	u8 aflags = TONIC_F_SACK;
-	u32 len = skb->len - TONIC_HDR_LEN;
-	bool quick = (tonic_hdr(skb)->flags & TONIC_F_ACKREQ) ||
-		     len < tsk->seg_size || tsk->ooo_count;
-	u32 grant = 0;
+	struct tonic_rcv_seg in = {
+		.seg = seg,
+		.len = skb->len - TONIC_HDR_LEN,
+		.ce = TONIC_SKB_CB(skb)->ce,
+		.ackreq = tonic_hdr(skb)->flags & TONIC_F_ACKREQ,
+	};
+	struct tonic_rcv_cfg cfg;
+	struct tonic_rcv_ack ack;
+	unsigned int what;
+	u32 newly;
 
 	tsk->stats.segs_in++;
 	TONIC_SK_INC_STATS(sk, TONIC_MIB_SEGS_IN);
+	tonic_rcv_cfg(sk, &cfg);
 
-	if (tonic_seg_before(seg, tsk->rcv_nxt) || tsk->peer_fin) {
-		tsk->stats.dup_segs_in++;
-		TONIC_SK_INC_STATS(sk, TONIC_MIB_DROP_DUP);
-		aflags |= TONIC_F_DUP;
-		kfree_skb(skb);
-		goto ack;
-	}
-	if (!tonic_seg_before(seg, tsk->rcv_nxt + tsk->window)) {
-		TONIC_SK_INC_STATS(sk, TONIC_MIB_DROP_WINDOW);
-		aflags = 0;
-		kfree_skb(skb);
-		goto ack;
-	}
-	if (atomic_read(&sk->sk_rmem_alloc) > 2 * READ_ONCE(sk->sk_rcvbuf) ||
-	    !sk_rmem_schedule(sk, skb, skb->truesize)) {
-		TONIC_SK_INC_STATS(sk, TONIC_MIB_DROP_MEM);
-		aflags = 0;
-		kfree_skb(skb);
-		goto ack;
-	}
-
-	tsk->rcv_truesize = tsk->rcv_truesize ?
-		(tsk->rcv_truesize * 7 + skb->truesize) / 8 : skb->truesize;
-	skb_dst_drop(skb);
-	__skb_pull(skb, TONIC_HDR_LEN);
-	TONIC_SKB_CB(skb)->seg = seg;
-	TONIC_SKB_CB(skb)->offset = 0;
-
-	if (seg == tsk->rcv_nxt) {
-		skb_set_owner_r(skb, sk);
-		tonic_queue_rcv(sk, skb);
-		while (tsk->ooo_count) {
-			struct sk_buff **slot = &tsk->ooo[tsk->rcv_nxt &
-							  (TONIC_RING - 1)];
-
-			if (!*slot)
-				break;
-			skb = *slot;
-			*slot = NULL;
-			tsk->ooo_count--;
-			tonic_queue_rcv(sk, skb);
-		}
-		if (!sock_flag(sk, SOCK_DEAD))
-			sk->sk_data_ready(sk);
-	} else {
-		struct sk_buff **slot = &tsk->ooo[seg & (TONIC_RING - 1)];
-
-		quick = true;
-		if (tsk->signals & TONIC_SIG_NACK)
-			aflags |= TONIC_F_NACK;
-		if (*slot) {
-			tsk->stats.dup_segs_in++;
-			TONIC_SK_INC_STATS(sk, TONIC_MIB_DROP_DUP);
-			aflags |= TONIC_F_DUP;
-			kfree_skb(skb);
+	/* Nothing follows the peer's FIN: anything is a duplicate. */
+	in.verdict = tsk->peer_fin ? TONIC_RCV_DUP :
+		     tonic_rcv_verdict(&tsk->rcv, &cfg, seg);
+	if (in.verdict == TONIC_RCV_NEXT || in.verdict == TONIC_RCV_HOLD) {
+		if (!tonic_rmem_ok(sk, skb)) {
+			in.verdict = TONIC_RCV_DROP;
 		} else {
-			tsk->stats.ooo_segs_in++;
-			skb_set_owner_r(skb, sk);
-			*slot = skb;
-			tsk->ooo_count++;
+			tsk->rcv_truesize = tsk->rcv_truesize ?
+				(tsk->rcv_truesize * 7 + skb->truesize) / 8 :
+				skb->truesize;
+			skb_dst_drop(skb);
+			__skb_pull(skb, TONIC_HDR_LEN);
+			TONIC_SKB_CB(skb)->seg = seg;
+			TONIC_SKB_CB(skb)->offset = 0;
 		}
 	}
+	what = tonic_rcv_take(&tsk->rcv, &cfg, &in, in.ce ? tonic_now() : 0,
+			      &ack, &newly);
+	tonic_data_keep(sk, skb, &in, newly);
 
-ack:
-	if (ce) {
-		u64 now = tonic_now();
-		u64 ival = (u64)READ_ONCE(tonic_sk_net(sk)->cnp_interval_us) *
-			   NSEC_PER_USEC;
-
-		if (tsk->signals & TONIC_SIG_ECE)
-			aflags |= TONIC_F_ECE;
-		if ((tsk->signals & TONIC_SIG_CNP) &&
-		    (!tsk->last_cnp || now - tsk->last_cnp >= ival)) {
-			aflags |= TONIC_F_CNP;
-			tsk->last_cnp = now;
-		}
-	}
-	if ((tsk->signals & TONIC_SIG_GRANT) && (aflags & TONIC_F_SACK)) {
-		aflags |= TONIC_F_GRANT;
-		grant = len;
-	}
-	/* Only a plain in-order SACK may wait; every other signal is news. */
-	if (aflags == TONIC_F_SACK && tonic_ack_later(sk, seg, quick))
-		return;
-	tonic_send_ctl(sk, TONIC_PKT_ACK, 0, seg, aflags, grant);
+	if (what & TONIC_RCV_SEND_ACK)
+		tonic_send_ctl(sk, TONIC_PKT_ACK, 0, ack.sack, ack.flags,
+			       ack.grant);
+	else if (what & TONIC_RCV_ARM_DELACK)
+		tonic_delack_arm(sk);
 }
 
 static void tonic_fin_rcv(struct sock *sk, u32 seg)
 {
 	struct tonic_sock *tsk = tonic_sk(sk);
 
-	if (seg != tsk->rcv_nxt) {
+	if (seg != tsk->rcv.rcv_nxt) {
 		/* A retransmitted FIN (our ACK was lost): ack it again. */
-		if (tsk->peer_fin && seg + 1 == tsk->rcv_nxt)
+		if (tsk->peer_fin && seg + 1 == tsk->rcv.rcv_nxt)
 			tonic_send_ctl(sk, TONIC_PKT_ACK, 0, seg, TONIC_F_SACK, 0);
 		else
 			TONIC_SK_INC_STATS(sk, TONIC_MIB_DROP_STATE);
 		return;
 	}
-	tsk->rcv_nxt++;
+	tsk->rcv.rcv_nxt++;
 	tsk->peer_fin = true;
 	tonic_purge_ooo(sk);
 	WRITE_ONCE(sk->sk_shutdown, sk->sk_shutdown | RCV_SHUTDOWN);
@@ -287,7 +263,7 @@ static bool tonic_fin_acked(struct sock *sk)
 static bool tonic_rst_valid(const struct sock *sk, u32 seq)
 {
 	const struct tonic_sock *tsk = tonic_sk(sk);
-	s32 off = seq - (tsk->irs + 1) - tsk->rcv_nxt;
+	s32 off = seq - (tsk->irs + 1) - tsk->rcv.rcv_nxt;
 	s32 win = (tsk->window ? tsk->window : TONIC_MAX_WINDOW) + 2;
 
 	return off >= -win && off <= win;
@@ -297,8 +273,6 @@ static void tonic_rcv_synsent(struct sock *sk, struct sk_buff *skb)
 {
 	const struct tonichdr *th = tonic_hdr(skb);
 	struct tonic_sock *tsk = tonic_sk(sk);
-	const struct tonic_synopt *opt;
-	u16 seg, win;
 
 	if (ntohl(th->ack) != tsk->iss + 1) {
 		TONIC_SK_INC_STATS(sk, TONIC_MIB_DROP_STATE);
@@ -314,19 +288,12 @@ static void tonic_rcv_synsent(struct sock *sk, struct sk_buff *skb)
 		TONIC_SK_INC_STATS(sk, TONIC_MIB_DROP_STATE);
 		return;
 	}
-	opt = (const struct tonic_synopt *)(th + 1);
-	seg = ntohs(opt->seg_size);
-	win = ntohs(opt->window);
-	if (seg < TONIC_MIN_SEGMENT || !win) {
+	if (tonic_negotiate_synack(sk, (const struct tonic_synopt *)(th + 1))) {
 		TONIC_SK_INC_STATS(sk, TONIC_MIB_DROP_MALFORMED);
 		return;
 	}
-	tsk->seg_size = min(tsk->seg_size, seg);
-	tsk->window = rounddown_pow_of_two(min_t(u16, tsk->window, win));
-	/* The listener answers with the union of both ends' needs. */
-	tsk->signals |= ntohl(opt->signals) | TONIC_SIG_ACK;
 	tsk->irs = ntohl(th->seq);
-	tsk->rcv_nxt = 0;
+	tonic_rcv_init(&tsk->rcv, 0);
 	tsk->peer_wnd = min_t(u32, ntohs(th->wnd), tsk->window);
 	tsk->peer_edge = tsk->peer_wnd;
 	tsk->ctl_at = 0;
@@ -351,7 +318,7 @@ static void tonic_rcv_listen(struct sock *sk, struct sk_buff *skb)
 	}
 	if (th->type != TONIC_PKT_RST) {
 		TONIC_SK_INC_STATS(sk, TONIC_MIB_DROP_NOSOCK);
-		tonic_send_reset_skb(sk, skb);
+		tonic_af(sk)->send_reset(sock_net(sk), skb);
 	}
 }
 
@@ -416,7 +383,7 @@ static void tonic_rcv_conn(struct sock *sk, struct sk_buff *skb)
 	case TONIC_PKT_DATA:
 		tonic_ack_rcv(sk, ack, 0, 0, 0, wnd);
 		if (sock_flag(sk, SOCK_DEAD) &&
-		    !tonic_seg_before(seq, tsk->rcv_nxt)) {
+		    !tonic_seg_before(seq, tsk->rcv.rcv_nxt)) {
 			/* New data for a socket nobody can read any more. */
 			tonic_send_ctl(sk, TONIC_PKT_RST, 0, 0, 0, 0);
 			tonic_done(sk);
@@ -458,92 +425,5 @@ int tonic_rcv(struct sock *sk, struct sk_buff *skb)
 		return 0;
 	}
 	consume_skb(skb);
-	return 0;
-}
-
-struct sock *tonic_check_req(struct sock *sk, struct sk_buff *skb,
-			     struct request_sock *req, bool *stolen)
-{
-	const struct tonichdr *th = tonic_hdr(skb);
-	struct tonic_request_sock *treq = tonic_rsk(req);
-	struct sock *child;
-	bool own_req;
-
-	switch (th->type) {
-	case TONIC_PKT_SYN:
-		if (ntohl(th->seq) == treq->irs)
-			inet_rtx_syn_ack(sk, req);
-		return NULL;
-	case TONIC_PKT_RST:
-		if (ntohl(th->seq) == treq->iss + 1)
-			inet_csk_reqsk_queue_drop(sk, req);
-		return NULL;
-	case TONIC_PKT_SYNACK:
-		return NULL;
-	}
-	if (ntohl(th->ack) != treq->iss + 1 ||
-	    ntohl(th->seq) - (treq->irs + 1) > TONIC_MAX_WINDOW) {
-		TONIC_SK_INC_STATS(sk, TONIC_MIB_DROP_STATE);
-		req->rsk_ops->send_reset(sk, skb, SK_RST_REASON_NOT_SPECIFIED);
-		return NULL;
-	}
-	child = inet_csk(sk)->icsk_af_ops->syn_recv_sock(sk, skb, req, NULL,
-							 req, &own_req);
-	if (!child) {
-		TONIC_SK_INC_STATS(sk, TONIC_MIB_LISTEN_DROPS);
-		return NULL;
-	}
-	if (own_req)
-		TONIC_SK_INC_STATS(sk, TONIC_MIB_PASSIVE_OPENS);
-	else
-		*stolen = true;	/* another CPU made the child first */
-	return inet_csk_complete_hashdance(sk, child, req, own_req);
-}
-
-int tonic_child_process(struct sock *parent, struct sock *child,
-			struct sk_buff *skb)
-	__releases(child)
-{
-	int state = child->sk_state;
-
-	if (!sock_owned_by_user(child)) {
-		tonic_rcv(child, skb);
-		if (state == TCP_SYN_RECV && child->sk_state != state)
-			parent->sk_data_ready(parent);
-	} else {
-		__sk_add_backlog(child, skb);
-	}
-	bh_unlock_sock(child);
-	sock_put(child);
-	return 0;
-}
-
-/* __sk_receive_skb() without its rcvbuf check: the receive window and
- * tonic_data_rcv() bound memory, and ACKs must get through to a sender
- * whose receive queue is full.
- */
-int tonic_sk_receive_skb(struct sock *sk, struct sk_buff *skb, bool refcounted)
-{
-	if (sk_filter_trim_cap(sk, skb, TONIC_HDR_LEN))
-		goto discard;
-	skb->dev = NULL;
-	bh_lock_sock_nested(sk);
-	if (!sock_owned_by_user(sk)) {
-		tonic_rcv(sk, skb);
-	} else if (sk_add_backlog(sk, skb, 2 * READ_ONCE(sk->sk_rcvbuf) +
-				  READ_ONCE(sk->sk_sndbuf))) {
-		bh_unlock_sock(sk);
-		atomic_inc(&sk->sk_drops);
-		TONIC_SK_INC_STATS(sk, TONIC_MIB_DROP_MEM);
-		goto discard;
-	}
-	bh_unlock_sock(sk);
-	if (refcounted)
-		sock_put(sk);
-	return 0;
-discard:
-	kfree_skb(skb);
-	if (refcounted)
-		sock_put(sk);
 	return 0;
 }

@@ -2,9 +2,12 @@
 /*
  * Tonic for Linux: IPv4 glue.
  *
- * Registration (proto, protosw, IP protocol handler), connect(), the
- * receive entry point and demux, request socks and resets from the
- * per-netns control socket.  Modelled on net/dccp/ipv4.c.
+ * Registration (proto, protosw, IP protocol handler), connect(), and
+ * what the family-independent handshake (handshake.c) and receive demux
+ * (demux.c) ask of IPv4 through struct tonic_af_ops: checksums, lookup,
+ * routing, request sock addresses, the child's addresses and options,
+ * SYN-ACKs and resets from the per-netns control socket.  Modelled on
+ * net/dccp/ipv4.c.
  */
 #include <linux/icmp.h>
 #include <linux/module.h>
@@ -25,7 +28,8 @@
 
 #include "protocol.h"
 
-void tonic_v4_csum(struct sk_buff *skb, __be32 saddr, __be32 daddr)
+/* Packets that are no connection's (SYN-ACK, reset): in software. */
+static void tonic_v4_csum(struct sk_buff *skb, __be32 saddr, __be32 daddr)
 {
 	struct tonichdr *th = tonic_hdr(skb);
 	__wsum csum;
@@ -127,7 +131,7 @@ static int tonic_v4_connect(struct sock *sk, struct sockaddr *uaddr,
 		goto failure;
 	}
 	sk_setup_caps(sk, &rt->dst);
-	tsk->seg_size = tonic_pick_seg_size(sk, &rt->dst, tsk->user_seg_size);
+	tonic_negotiate_syn(sk, &rt->dst);
 
 	tsk->iss = (u32)secure_dccp_sequence_number(inet->inet_saddr,
 						    inet->inet_daddr,
@@ -171,7 +175,7 @@ static struct dst_entry *tonic_v4_route_skb(struct net *net, struct sock *sk,
 	return &rt->dst;
 }
 
-void tonic_v4_send_reset(struct net *net, struct sk_buff *rxskb)
+static void tonic_v4_send_reset(struct net *net, struct sk_buff *rxskb)
 {
 	const struct iphdr *rxiph = ip_hdr(rxskb);
 	struct dst_entry *dst;
@@ -206,13 +210,6 @@ out:
 	dst_release(dst);
 }
 
-static void tonic_v4_reqsk_send_reset(const struct sock *sk,
-				      struct sk_buff *skb,
-				      enum sk_rst_reason reason)
-{
-	tonic_v4_send_reset(sock_net(sk), skb);
-}
-
 static int tonic_v4_send_synack(const struct sock *sk, struct request_sock *req)
 {
 	const struct inet_request_sock *ireq = inet_rsk(req);
@@ -240,18 +237,9 @@ static int tonic_v4_send_synack(const struct sock *sk, struct request_sock *req)
 	return err;
 }
 
-static void tonic_reqsk_send_ack(const struct sock *sk, struct sk_buff *skb,
-				 struct request_sock *req)
-{
-}
-
 static void tonic_v4_reqsk_destructor(struct request_sock *req)
 {
 	kfree(rcu_dereference_protected(inet_rsk(req)->ireq_opt, 1));
-}
-
-static void tonic_syn_ack_timeout(const struct request_sock *req)
-{
 }
 
 static struct request_sock_ops tonic_v4_rsk_ops __read_mostly = {
@@ -260,82 +248,42 @@ static struct request_sock_ops tonic_v4_rsk_ops __read_mostly = {
 	.rtx_syn_ack	= tonic_v4_send_synack,
 	.send_ack	= tonic_reqsk_send_ack,
 	.destructor	= tonic_v4_reqsk_destructor,
-	.send_reset	= tonic_v4_reqsk_send_reset,
+	.send_reset	= tonic_reqsk_send_reset,
 	.syn_ack_timeout = tonic_syn_ack_timeout,
 };
 
-/* A SYN reached a listener: answer with a SYN-ACK from a request sock. */
 static int tonic_v4_conn_request(struct sock *sk, struct sk_buff *skb)
 {
-	const struct tonic_synopt *opt;
-	struct inet_request_sock *ireq;
-	struct tonic_request_sock *treq;
-	struct request_sock *req;
-	struct dst_entry *dst;
-	struct flowi4 fl4;
-	int wanted;
-
 	if (skb_rtable(skb)->rt_flags & (RTCF_BROADCAST | RTCF_MULTICAST))
 		return 0;
-	if (inet_csk_reqsk_queue_is_full(sk) || sk_acceptq_is_full(sk))
-		goto drop;
+	return tonic_conn_request(sk, skb);
+}
 
-	req = inet_reqsk_alloc(&tonic_v4_rsk_ops, sk, true);
-	if (!req)
-		goto drop;
+static void tonic_v4_init_req(struct request_sock *req, const struct sock *sk,
+			      struct sk_buff *skb)
+{
+	struct inet_request_sock *ireq = inet_rsk(req);
 
-	ireq = inet_rsk(req);
-	treq = tonic_rsk(req);
 	sk_rcv_saddr_set(req_to_sk(req), ip_hdr(skb)->daddr);
 	sk_daddr_set(req_to_sk(req), ip_hdr(skb)->saddr);
-	ireq->ir_mark = inet_request_mark(sk, skb);
 	ireq->ireq_family = AF_INET;
 	ireq->ir_iif = READ_ONCE(sk->sk_bound_dev_if);
-	ireq->ir_rmt_port = tonic_hdr(skb)->source;
-	ireq->ir_num = ntohs(tonic_hdr(skb)->dest);
+}
 
-	if (security_inet_conn_request(sk, skb, req))
-		goto drop_and_free;
+static u32 tonic_v4_init_seq(const struct sk_buff *skb)
+{
+	return secure_dccp_sequence_number(ip_hdr(skb)->daddr,
+					   ip_hdr(skb)->saddr,
+					   tonic_hdr(skb)->dest,
+					   tonic_hdr(skb)->source);
+}
 
-	opt = (const struct tonic_synopt *)(tonic_hdr(skb) + 1);
-	treq->irs = ntohl(tonic_hdr(skb)->seq);
-	treq->iss = (u32)secure_dccp_sequence_number(ip_hdr(skb)->daddr,
-						     ip_hdr(skb)->saddr,
-						     tonic_hdr(skb)->dest,
-						     tonic_hdr(skb)->source);
-	treq->window = min_t(u16, ntohs(opt->window), tonic_default_window(sk));
-	treq->window = rounddown_pow_of_two(clamp_t(u16, treq->window, 1,
-						    TONIC_MAX_WINDOW));
-	/* The client's needs and ours: both ends receive and send. */
-	treq->signals = ntohl(opt->signals) |
-			tonic_proto_resolve(sock_net(sk),
-					    tonic_sk(sk)->proto_name,
-					    &treq->proto_ops, treq->proto_used);
+static struct dst_entry *tonic_v4_route_req(const struct sock *sk,
+					    struct request_sock *req)
+{
+	struct flowi4 fl4;
 
-	wanted = ntohs(opt->seg_size);
-	if (tonic_sk(sk)->user_seg_size)
-		wanted = min(wanted, tonic_sk(sk)->user_seg_size);
-	dst = inet_csk_route_req(sk, &fl4, req);
-	if (!dst)
-		goto drop_and_free;
-	treq->seg_size = tonic_pick_seg_size(sk, dst, wanted);
-	dst_release(dst);
-
-	/* Hash the request before the SYN-ACK leaves (as TCP does): the
-	 * peer's answer may be processed on another CPU at once.  A SYN-ACK
-	 * that cannot be sent now is retransmitted by the request timer.
-	 */
-	if (unlikely(!inet_csk_reqsk_queue_hash_add(sk, req, TCP_TIMEOUT_INIT)))
-		goto drop_and_free;
-	tonic_v4_send_synack(sk, req);
-	reqsk_put(req);
-	return 0;
-
-drop_and_free:
-	reqsk_free(req);
-drop:
-	TONIC_INC_STATS(sock_net(sk), TONIC_MIB_LISTEN_DROPS);
-	return 0;
+	return inet_csk_route_req(sk, &fl4, req);
 }
 
 static struct sock *tonic_v4_syn_recv_sock(const struct sock *sk,
@@ -349,14 +297,11 @@ static struct sock *tonic_v4_syn_recv_sock(const struct sock *sk,
 	struct inet_sock *newinet;
 	struct sock *newsk;
 
-	if (sk_acceptq_is_full(sk))
-		goto exit_overflow;
-
-	newsk = inet_csk_clone_lock(sk, req, GFP_ATOMIC);
-	if (!newsk)
-		goto exit_nonewsk;
-	tonic_init_child(newsk, req);
-
+	newsk = tonic_child_clone(sk, req);
+	if (!newsk) {
+		dst_release(dst);
+		return NULL;
+	}
 	newinet = inet_sk(newsk);
 	sk_daddr_set(newsk, ireq->ir_rmt_addr);
 	sk_rcv_saddr_set(newsk, ireq->ir_loc_addr);
@@ -366,124 +311,49 @@ static struct sock *tonic_v4_syn_recv_sock(const struct sock *sk,
 	newinet->mc_ttl = ip_hdr(skb)->ttl;
 	atomic_set(&newinet->inet_id, get_random_u16());
 
-
 	if (!dst) {
 		dst = inet_csk_route_child_sock(sk, newsk, req);
 		if (!dst)
-			goto put_and_exit;
+			goto abort;
 	}
 	sk_setup_caps(newsk, dst);
-
-	if (__inet_inherit_port(sk, newsk) < 0)
-		goto put_and_exit;
-	*own_req = inet_ehash_nolisten(newsk, req_to_sk(req_unhash), NULL);
+	if (tonic_child_hash(sk, newsk, req_unhash, own_req))
+		goto abort;
+	/* The IP options go with whichever of child and request lives on. */
 	if (*own_req)
 		ireq->ireq_opt = NULL;
 	else
 		newinet->inet_opt = NULL;
 	return newsk;
 
-exit_overflow:
-	TONIC_INC_STATS(sock_net(sk), TONIC_MIB_LISTEN_DROPS);
-exit_nonewsk:
-	dst_release(dst);
-	return NULL;
-put_and_exit:
+abort:
 	newinet->inet_opt = NULL;
-	inet_csk_prepare_forced_close(newsk);
-	tonic_done(newsk);
+	tonic_child_abort(newsk);
 	return NULL;
 }
 
-static int tonic_v4_rcv(struct sk_buff *skb)
+static bool tonic_v4_csum_bad(struct sk_buff *skb)
 {
-	struct net *net = dev_net(skb->dev);
-	const struct tonichdr *th;
-	bool refcounted, retried = false;
-	struct sock *sk;
+	return skb_checksum_init(skb, tonic_protocol, inet_compute_pseudo) ||
+	       skb_checksum_complete(skb);
+}
 
-	if (skb->pkt_type != PACKET_HOST)
-		goto discard;
-	if (tonic_hdr_bad(skb)) {
-		TONIC_INC_STATS(net, TONIC_MIB_DROP_MALFORMED);
-		goto discard;
-	}
-	if (skb_checksum_init(skb, tonic_protocol, inet_compute_pseudo) ||
-	    skb_checksum_complete(skb)) {
-		TONIC_INC_STATS(net, TONIC_MIB_DROP_CSUM);
-		goto discard;
-	}
-	th = tonic_hdr(skb);
-	TONIC_SKB_CB(skb)->ce = INET_ECN_is_ce(ip_hdr(skb)->tos);
+static bool tonic_v4_ce(const struct sk_buff *skb)
+{
+	return INET_ECN_is_ce(ip_hdr(skb)->tos);
+}
 
-lookup:
-	sk = __inet_lookup_skb(&tonic_hashinfo, skb, TONIC_HDR_LEN, th->source,
-			       th->dest, inet_sdif(skb), &refcounted);
-	if (!sk)
-		goto no_sock;
+static struct sock *tonic_v4_lookup(struct sk_buff *skb,
+				    const struct tonichdr *th, bool *refcounted)
+{
+	return __inet_lookup_skb(&tonic_hashinfo, skb, TONIC_HDR_LEN,
+				 th->source, th->dest, inet_sdif(skb),
+				 refcounted);
+}
 
-	if (sk->sk_state == TCP_TIME_WAIT) {
-		inet_twsk_put(inet_twsk(sk));
-		goto no_sock;
-	}
-	/* A non-SYN packet found the listener: it may have raced with the
-	 * request sock being replaced by its child in the established
-	 * table (another CPU completing the handshake).  Look once more.
-	 */
-	if (sk->sk_state == TCP_LISTEN && th->type != TONIC_PKT_SYN &&
-	    th->type != TONIC_PKT_RST && !retried) {
-		retried = true;
-		if (refcounted)
-			sock_put(sk);
-		goto lookup;
-	}
-	if (sk->sk_state == TCP_NEW_SYN_RECV) {
-		struct request_sock *req = inet_reqsk(sk);
-		bool stolen = false;
-		struct sock *nsk;
-
-		sk = req->rsk_listener;
-		if (unlikely(sk->sk_state != TCP_LISTEN)) {
-			inet_csk_reqsk_queue_drop_and_put(sk, req);
-			goto lookup;
-		}
-		sock_hold(sk);
-		refcounted = true;
-		nsk = tonic_check_req(sk, skb, req, &stolen);
-		if (!nsk) {
-			reqsk_put(req);
-			if (stolen && !retried) {
-				retried = true;
-				sock_put(sk);
-				goto lookup;
-			}
-			goto discard_and_relse;
-		}
-		tonic_child_process(sk, nsk, skb);
-		sock_put(sk);
-		return 0;
-	}
-	if (sk->sk_protocol != tonic_protocol || sk->sk_family != AF_INET)
-		goto discard_and_relse;
-
-	if (!xfrm4_policy_check(sk, XFRM_POLICY_IN, skb))
-		goto discard_and_relse;
-	nf_reset_ct(skb);
-	return tonic_sk_receive_skb(sk, skb, refcounted);
-
-no_sock:
-	if (!xfrm4_policy_check(NULL, XFRM_POLICY_IN, skb))
-		goto discard;
-	TONIC_INC_STATS(net, TONIC_MIB_DROP_NOSOCK);
-	tonic_v4_send_reset(net, skb);
-discard:
-	kfree_skb(skb);
-	return 0;
-
-discard_and_relse:
-	if (refcounted)
-		sock_put(sk);
-	goto discard;
+static bool tonic_v4_policy_check(struct sock *sk, struct sk_buff *skb)
+{
+	return xfrm4_policy_check(sk, XFRM_POLICY_IN, skb);
 }
 
 static int tonic_v4_err(struct sk_buff *skb, u32 info)
@@ -508,14 +378,8 @@ static int tonic_v4_err(struct sk_buff *skb, u32 info)
 				       inet_iif(skb), 0);
 	if (!sk)
 		return -ENOENT;
-	if (sk->sk_state == TCP_TIME_WAIT) {
-		inet_twsk_put(inet_twsk(sk));
+	if (!tonic_err_full_sk(sk))
 		return 0;
-	}
-	if (sk->sk_state == TCP_NEW_SYN_RECV) {
-		reqsk_put(inet_reqsk(sk));
-		return 0;
-	}
 
 	bh_lock_sock(sk);
 	switch (type) {
@@ -549,41 +413,52 @@ static int tonic_v4_err(struct sk_buff *skb, u32 info)
 	default:
 		goto out;
 	}
-
-	if (sk->sk_state == TCP_SYN_SENT && !sock_owned_by_user(sk)) {
-		tonic_reset(sk, err);
-		goto out;
-	}
-	WRITE_ONCE(sk->sk_err_soft, err);
+	tonic_err_report(sk, err);
 out:
 	bh_unlock_sock(sk);
 	sock_put(sk);
 	return 0;
 }
 
-static const struct inet_connection_sock_af_ops tonic_ipv4_af_ops = {
-	.queue_xmit	= ip_queue_xmit,
-	.send_check	= tonic_v4_send_check,
-	.rebuild_header	= inet_sk_rebuild_header,
-	.conn_request	= tonic_v4_conn_request,
-	.syn_recv_sock	= tonic_v4_syn_recv_sock,
-	.net_header_len	= sizeof(struct iphdr),
-	.setsockopt	= ip_setsockopt,
-	.getsockopt	= ip_getsockopt,
-	.addr2sockaddr	= inet_csk_addr2sockaddr,
-	.sockaddr_len	= sizeof(struct sockaddr_in),
+static const struct tonic_af_ops tonic_ipv4_af_ops = {
+	.icsk = {
+		.queue_xmit	= ip_queue_xmit,
+		.send_check	= tonic_v4_send_check,
+		.rebuild_header	= inet_sk_rebuild_header,
+		.conn_request	= tonic_v4_conn_request,
+		.syn_recv_sock	= tonic_v4_syn_recv_sock,
+		.net_header_len	= sizeof(struct iphdr),
+		.setsockopt	= ip_setsockopt,
+		.getsockopt	= ip_getsockopt,
+		.addr2sockaddr	= inet_csk_addr2sockaddr,
+		.sockaddr_len	= sizeof(struct sockaddr_in),
+	},
+	.family		= AF_INET,
+	.csum_bad	= tonic_v4_csum_bad,
+	.ce		= tonic_v4_ce,
+	.lookup		= tonic_v4_lookup,
+	.policy_check	= tonic_v4_policy_check,
+	.send_reset	= tonic_v4_send_reset,
+	.init_req	= tonic_v4_init_req,
+	.init_seq	= tonic_v4_init_seq,
+	.route_req	= tonic_v4_route_req,
 };
+
+static int tonic_v4_rcv(struct sk_buff *skb)
+{
+	return tonic_demux(skb, &tonic_ipv4_af_ops);
+}
 
 static int tonic_v4_init_sock(struct sock *sk)
 {
 	int err = tonic_init_sock(sk);
 
 	if (!err)
-		inet_csk(sk)->icsk_af_ops = &tonic_ipv4_af_ops;
+		inet_csk(sk)->icsk_af_ops = &tonic_ipv4_af_ops.icsk;
 	return err;
 }
 
-static struct proto tonic_v4_prot = {
+struct proto tonic_v4_prot = {
 	.name			= "TONIC",
 	.owner			= THIS_MODULE,
 	.close			= tonic_close,

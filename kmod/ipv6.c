@@ -2,7 +2,9 @@
 /*
  * Tonic for Linux: IPv6 glue.
  *
- * The IPv6 counterpart of ipv4.c, modelled on net/dccp/ipv6.c.  IPv4-mapped
+ * The IPv6 counterpart of ipv4.c (registration, connect() and the
+ * struct tonic_af_ops the family-independent handshake and demux use),
+ * modelled on net/dccp/ipv6.c.  IPv4-mapped
  * addresses are not supported: sockets are IPV6_V6ONLY by default,
  * connect() to a mapped address fails with ENETUNREACH and IPv4 SYNs that
  * reach an IPv6 listener are dropped.
@@ -34,8 +36,9 @@ struct tonic6_sock {
 	struct ipv6_pinfo inet6;
 };
 
-void tonic_v6_csum(struct sk_buff *skb, const struct in6_addr *saddr,
-		   const struct in6_addr *daddr)
+/* Packets that are no connection's (SYN-ACK, reset): in software. */
+static void tonic_v6_csum(struct sk_buff *skb, const struct in6_addr *saddr,
+			  const struct in6_addr *daddr)
 {
 	struct tonichdr *th = tonic_hdr(skb);
 	int off = skb_transport_offset(skb);
@@ -142,7 +145,7 @@ static int tonic_v6_connect(struct sock *sk, struct sockaddr *uaddr,
 	if (err)
 		goto late_failure;
 
-	tsk->seg_size = tonic_pick_seg_size(sk, dst, tsk->user_seg_size);
+	tonic_negotiate_syn(sk, dst);
 	tsk->iss = (u32)secure_dccpv6_sequence_number(np->saddr.s6_addr32,
 						      sk->sk_v6_daddr.s6_addr32,
 						      inet->inet_sport,
@@ -162,7 +165,7 @@ failure:
 	return err;
 }
 
-void tonic_v6_send_reset(struct net *net, struct sk_buff *rxskb)
+static void tonic_v6_send_reset(struct net *net, struct sk_buff *rxskb)
 {
 	const struct ipv6hdr *rxip6h = ipv6_hdr(rxskb);
 	struct dst_entry *dst;
@@ -200,13 +203,6 @@ void tonic_v6_send_reset(struct net *net, struct sk_buff *rxskb)
 	ip6_xmit(ctl_sk, skb, &fl6, 0, NULL, 0, 0);
 	TONIC_INC_STATS(net, TONIC_MIB_RSTS_OUT);
 	local_bh_enable();
-}
-
-static void tonic_v6_reqsk_send_reset(const struct sock *sk,
-				      struct sk_buff *skb,
-				      enum sk_rst_reason reason)
-{
-	tonic_v6_send_reset(sock_net(sk), skb);
 }
 
 static int tonic_v6_send_synack(const struct sock *sk, struct request_sock *req)
@@ -255,140 +251,74 @@ static int tonic_v6_send_synack(const struct sock *sk, struct request_sock *req)
 	return err;
 }
 
-static void tonic_v6_reqsk_send_ack(const struct sock *sk, struct sk_buff *skb,
-				    struct request_sock *req)
-{
-}
-
 static void tonic_v6_reqsk_destructor(struct request_sock *req)
 {
 	kfree(inet_rsk(req)->ipv6_opt);
 	kfree_skb(inet_rsk(req)->pktopts);
 }
 
-static void tonic_v6_syn_ack_timeout(const struct request_sock *req)
-{
-}
-
 static struct request_sock_ops tonic_v6_rsk_ops __read_mostly = {
 	.family		= AF_INET6,
 	.obj_size	= sizeof(struct tonic_request_sock),
 	.rtx_syn_ack	= tonic_v6_send_synack,
-	.send_ack	= tonic_v6_reqsk_send_ack,
+	.send_ack	= tonic_reqsk_send_ack,
 	.destructor	= tonic_v6_reqsk_destructor,
-	.send_reset	= tonic_v6_reqsk_send_reset,
-	.syn_ack_timeout = tonic_v6_syn_ack_timeout,
+	.send_reset	= tonic_reqsk_send_reset,
+	.syn_ack_timeout = tonic_syn_ack_timeout,
 };
 
 static int tonic_v6_conn_request(struct sock *sk, struct sk_buff *skb)
 {
-	const struct tonichdr *th = tonic_hdr(skb);
-	const struct tonic_synopt *opt;
-	struct tonic_request_sock *treq;
-	struct inet_request_sock *ireq;
-	struct request_sock *req;
-	struct dst_entry *dst;
-	struct flowi6 fl6;
-	int wanted;
-
 	if (skb->protocol == htons(ETH_P_IP))
 		return 0;	/* no IPv4-mapped connections */
 	if (!ipv6_unicast_destination(skb))
 		return 0;
 	if (ipv6_addr_v4mapped(&ipv6_hdr(skb)->saddr))
 		return 0;
-	if (inet_csk_reqsk_queue_is_full(sk) || sk_acceptq_is_full(sk))
-		goto drop;
+	return tonic_conn_request(sk, skb);
+}
 
-	req = inet_reqsk_alloc(&tonic_v6_rsk_ops, sk, true);
-	if (!req)
-		goto drop;
-	ireq = inet_rsk(req);
-	treq = tonic_rsk(req);
+static void tonic_v6_init_req(struct request_sock *req, const struct sock *sk,
+			      struct sk_buff *skb)
+{
+	struct inet_request_sock *ireq = inet_rsk(req);
+
 	ireq->ir_v6_rmt_addr = ipv6_hdr(skb)->saddr;
 	ireq->ir_v6_loc_addr = ipv6_hdr(skb)->daddr;
 	ireq->ireq_family = AF_INET6;
-	ireq->ir_mark = inet_request_mark(sk, skb);
-	ireq->ir_rmt_port = th->source;
-	ireq->ir_num = ntohs(th->dest);
-	if (security_inet_conn_request(sk, skb, req))
-		goto drop_and_free;
 	ireq->ir_iif = READ_ONCE(sk->sk_bound_dev_if);
 	if (!ireq->ir_iif &&
 	    ipv6_addr_type(&ireq->ir_v6_rmt_addr) & IPV6_ADDR_LINKLOCAL)
 		ireq->ir_iif = inet6_iif(skb);
-
-	opt = (const struct tonic_synopt *)(th + 1);
-	treq->irs = ntohl(th->seq);
-	treq->iss = (u32)secure_dccpv6_sequence_number(ipv6_hdr(skb)->daddr.s6_addr32,
-						       ipv6_hdr(skb)->saddr.s6_addr32,
-						       th->dest, th->source);
-	treq->window = min_t(u16, ntohs(opt->window), tonic_default_window(sk));
-	treq->window = rounddown_pow_of_two(clamp_t(u16, treq->window, 1,
-						    TONIC_MAX_WINDOW));
-	/* The client's needs and ours: both ends receive and send. */
-	treq->signals = ntohl(opt->signals) |
-			tonic_proto_resolve(sock_net(sk),
-					    tonic_sk(sk)->proto_name,
-					    &treq->proto_ops, treq->proto_used);
-	wanted = ntohs(opt->seg_size);
-	if (tonic_sk(sk)->user_seg_size)
-		wanted = min(wanted, tonic_sk(sk)->user_seg_size);
-	dst = inet6_csk_route_req(sk, &fl6, req, tonic_protocol);
-	if (!dst)
-		goto drop_and_free;
-	treq->seg_size = tonic_pick_seg_size(sk, dst, wanted);
-	dst_release(dst);
-
-	/* Hash the request before the SYN-ACK leaves (as TCP does): the
-	 * peer's answer may be processed on another CPU at once.  A SYN-ACK
-	 * that cannot be sent now is retransmitted by the request timer.
-	 */
-	if (unlikely(!inet_csk_reqsk_queue_hash_add(sk, req, TCP_TIMEOUT_INIT)))
-		goto drop_and_free;
-	tonic_v6_send_synack(sk, req);
-	reqsk_put(req);
-	return 0;
-
-drop_and_free:
-	reqsk_free(req);
-drop:
-	TONIC_INC_STATS(sock_net(sk), TONIC_MIB_LISTEN_DROPS);
-	return 0;
 }
 
-static struct sock *tonic_v6_syn_recv_sock(const struct sock *sk,
-					   struct sk_buff *skb,
-					   struct request_sock *req,
-					   struct dst_entry *dst,
-					   struct request_sock *req_unhash,
-					   bool *own_req)
+static u32 tonic_v6_init_seq(const struct sk_buff *skb)
 {
-	struct inet_request_sock *ireq = inet_rsk(req);
+	return secure_dccpv6_sequence_number(ipv6_hdr(skb)->daddr.s6_addr32,
+					     ipv6_hdr(skb)->saddr.s6_addr32,
+					     tonic_hdr(skb)->dest,
+					     tonic_hdr(skb)->source);
+}
+
+static struct dst_entry *tonic_v6_route_req(const struct sock *sk,
+					    struct request_sock *req)
+{
+	struct flowi6 fl6;
+
+	return inet6_csk_route_req(sk, &fl6, req, tonic_protocol);
+}
+
+/* The child's IPv6 state: its own pinfo, the request's addresses. */
+static void tonic_v6_child_init(const struct sock *sk, struct sock *newsk,
+				const struct sk_buff *skb,
+				const struct request_sock *req)
+{
+	const struct inet_request_sock *ireq = inet_rsk(req);
 	const struct ipv6_pinfo *np = inet6_sk(sk);
+	struct inet_sock *newinet = inet_sk(newsk);
 	struct ipv6_txoptions *opt;
-	struct inet_sock *newinet;
 	struct ipv6_pinfo *newnp;
-	struct sock *newsk;
 
-	if (skb->protocol == htons(ETH_P_IP))
-		return NULL;
-	if (sk_acceptq_is_full(sk))
-		goto out_overflow;
-	if (!dst) {
-		struct flowi6 fl6;
-
-		dst = inet6_csk_route_req(sk, &fl6, req, tonic_protocol);
-		if (!dst)
-			goto out;
-	}
-	newsk = inet_csk_clone_lock(sk, req, GFP_ATOMIC);
-	if (!newsk)
-		goto out_nonewsk;
-	tonic_init_child(newsk, req);
-
-	ip6_dst_store(newsk, dst, NULL, NULL);
-	newinet = inet_sk(newsk);
 	newinet->pinet6 = &((struct tonic6_sock *)newsk)->inet6;
 	newnp = inet6_sk(newsk);
 	memcpy(newnp, np, sizeof(struct ipv6_pinfo));
@@ -419,116 +349,67 @@ static struct sock *tonic_v6_syn_recv_sock(const struct sock *sk,
 	newinet->inet_daddr = LOOPBACK4_IPV6;
 	newinet->inet_saddr = LOOPBACK4_IPV6;
 	newinet->inet_rcv_saddr = LOOPBACK4_IPV6;
+}
 
+static struct sock *tonic_v6_syn_recv_sock(const struct sock *sk,
+					   struct sk_buff *skb,
+					   struct request_sock *req,
+					   struct dst_entry *dst,
+					   struct request_sock *req_unhash,
+					   bool *own_req)
+{
+	struct inet_request_sock *ireq = inet_rsk(req);
+	struct sock *newsk;
 
-	if (__inet_inherit_port(sk, newsk) < 0) {
-		inet_csk_prepare_forced_close(newsk);
-		tonic_done(newsk);
-		goto out;
+	if (skb->protocol == htons(ETH_P_IP))
+		return NULL;
+	newsk = tonic_child_clone(sk, req);
+	if (!newsk) {
+		dst_release(dst);
+		return NULL;
 	}
-	*own_req = inet_ehash_nolisten(newsk, req_to_sk(req_unhash), NULL);
+	if (!dst) {
+		dst = tonic_v6_route_req(sk, req);
+		if (!dst)
+			goto abort;
+	}
+	ip6_dst_store(newsk, dst, NULL, NULL);
+	tonic_v6_child_init(sk, newsk, skb, req);
+	if (tonic_child_hash(sk, newsk, req_unhash, own_req))
+		goto abort;
 	if (*own_req && ireq->pktopts) {
 		consume_skb(ireq->pktopts);
 		ireq->pktopts = NULL;
 	}
 	return newsk;
 
-out_overflow:
-	TONIC_INC_STATS(sock_net(sk), TONIC_MIB_LISTEN_DROPS);
-out_nonewsk:
-	dst_release(dst);
-out:
+abort:
+	tonic_child_abort(newsk);
 	return NULL;
 }
 
-static int tonic_v6_rcv(struct sk_buff *skb)
+static bool tonic_v6_csum_bad(struct sk_buff *skb)
 {
-	struct net *net = dev_net(skb->dev);
-	const struct tonichdr *th;
-	bool refcounted, retried = false;
-	struct sock *sk;
+	return skb_checksum_init(skb, tonic_protocol, ip6_compute_pseudo) ||
+	       skb_checksum_complete(skb);
+}
 
-	if (skb->pkt_type != PACKET_HOST)
-		goto discard;
-	if (tonic_hdr_bad(skb)) {
-		TONIC_INC_STATS(net, TONIC_MIB_DROP_MALFORMED);
-		goto discard;
-	}
-	if (skb_checksum_init(skb, tonic_protocol, ip6_compute_pseudo) ||
-	    skb_checksum_complete(skb)) {
-		TONIC_INC_STATS(net, TONIC_MIB_DROP_CSUM);
-		goto discard;
-	}
-	th = tonic_hdr(skb);
-	TONIC_SKB_CB(skb)->ce = INET_ECN_is_ce(ipv6_get_dsfield(ipv6_hdr(skb)));
+static bool tonic_v6_ce(const struct sk_buff *skb)
+{
+	return INET_ECN_is_ce(ipv6_get_dsfield(ipv6_hdr(skb)));
+}
 
-lookup:
-	sk = __inet6_lookup_skb(&tonic_hashinfo, skb, TONIC_HDR_LEN, th->source,
-				th->dest, inet6_iif(skb), inet6_sdif(skb),
-				&refcounted);
-	if (!sk)
-		goto no_sock;
-	if (sk->sk_state == TCP_TIME_WAIT) {
-		inet_twsk_put(inet_twsk(sk));
-		goto no_sock;
-	}
-	/* A non-SYN packet found the listener: it may have raced with the
-	 * request sock being replaced by its child in the established
-	 * table (another CPU completing the handshake).  Look once more.
-	 */
-	if (sk->sk_state == TCP_LISTEN && th->type != TONIC_PKT_SYN &&
-	    th->type != TONIC_PKT_RST && !retried) {
-		retried = true;
-		if (refcounted)
-			sock_put(sk);
-		goto lookup;
-	}
-	if (sk->sk_state == TCP_NEW_SYN_RECV) {
-		struct request_sock *req = inet_reqsk(sk);
-		bool stolen = false;
-		struct sock *nsk;
+static struct sock *tonic_v6_lookup(struct sk_buff *skb,
+				    const struct tonichdr *th, bool *refcounted)
+{
+	return __inet6_lookup_skb(&tonic_hashinfo, skb, TONIC_HDR_LEN,
+				  th->source, th->dest, inet6_iif(skb),
+				  inet6_sdif(skb), refcounted);
+}
 
-		sk = req->rsk_listener;
-		if (unlikely(sk->sk_state != TCP_LISTEN)) {
-			inet_csk_reqsk_queue_drop_and_put(sk, req);
-			goto lookup;
-		}
-		sock_hold(sk);
-		refcounted = true;
-		nsk = tonic_check_req(sk, skb, req, &stolen);
-		if (!nsk) {
-			reqsk_put(req);
-			if (stolen && !retried) {
-				retried = true;
-				sock_put(sk);
-				goto lookup;
-			}
-			goto discard_and_relse;
-		}
-		tonic_child_process(sk, nsk, skb);
-		sock_put(sk);
-		return 0;
-	}
-	if (sk->sk_protocol != tonic_protocol || sk->sk_family != AF_INET6)
-		goto discard_and_relse;
-	if (!xfrm6_policy_check(sk, XFRM_POLICY_IN, skb))
-		goto discard_and_relse;
-	nf_reset_ct(skb);
-	return tonic_sk_receive_skb(sk, skb, refcounted);
-
-no_sock:
-	if (!xfrm6_policy_check(NULL, XFRM_POLICY_IN, skb))
-		goto discard;
-	TONIC_INC_STATS(net, TONIC_MIB_DROP_NOSOCK);
-	tonic_v6_send_reset(net, skb);
-discard:
-	kfree_skb(skb);
-	return 0;
-
-discard_and_relse:
-	if (refcounted)
-		sock_put(sk);
-	goto discard;
+static bool tonic_v6_policy_check(struct sock *sk, struct sk_buff *skb)
+{
+	return xfrm6_policy_check(sk, XFRM_POLICY_IN, skb);
 }
 
 static int tonic_v6_err(struct sk_buff *skb, struct inet6_skb_parm *opt,
@@ -550,14 +431,8 @@ static int tonic_v6_err(struct sk_buff *skb, struct inet6_skb_parm *opt,
 					inet6_iif(skb), 0);
 	if (!sk)
 		return -ENOENT;
-	if (sk->sk_state == TCP_TIME_WAIT) {
-		inet_twsk_put(inet_twsk(sk));
+	if (!tonic_err_full_sk(sk))
 		return 0;
-	}
-	if (sk->sk_state == TCP_NEW_SYN_RECV) {
-		reqsk_put(inet_reqsk(sk));
-		return 0;
-	}
 
 	bh_lock_sock(sk);
 	if (type == NDISC_REDIRECT) {
@@ -576,78 +451,55 @@ static int tonic_v6_err(struct sk_buff *skb, struct inet6_skb_parm *opt,
 		goto out;
 	}
 	icmpv6_err_convert(type, code, &err);
-	if (sk->sk_state == TCP_SYN_SENT && !sock_owned_by_user(sk)) {
-		tonic_reset(sk, err);
-		goto out;
-	}
-	WRITE_ONCE(sk->sk_err_soft, err);
+	tonic_err_report(sk, err);
 out:
 	bh_unlock_sock(sk);
 	sock_put(sk);
 	return 0;
 }
 
-static const struct inet_connection_sock_af_ops tonic_ipv6_af_ops = {
-	.queue_xmit	= inet6_csk_xmit,
-	.send_check	= tonic_v6_send_check,
-	.rebuild_header	= inet6_sk_rebuild_header,
-	.conn_request	= tonic_v6_conn_request,
-	.syn_recv_sock	= tonic_v6_syn_recv_sock,
-	.net_header_len	= sizeof(struct ipv6hdr),
-	.setsockopt	= ipv6_setsockopt,
-	.getsockopt	= ipv6_getsockopt,
-	.addr2sockaddr	= inet6_csk_addr2sockaddr,
-	.sockaddr_len	= sizeof(struct sockaddr_in6),
+static const struct tonic_af_ops tonic_ipv6_af_ops = {
+	.icsk = {
+		.queue_xmit	= inet6_csk_xmit,
+		.send_check	= tonic_v6_send_check,
+		.rebuild_header	= inet6_sk_rebuild_header,
+		.conn_request	= tonic_v6_conn_request,
+		.syn_recv_sock	= tonic_v6_syn_recv_sock,
+		.net_header_len	= sizeof(struct ipv6hdr),
+		.setsockopt	= ipv6_setsockopt,
+		.getsockopt	= ipv6_getsockopt,
+		.addr2sockaddr	= inet6_csk_addr2sockaddr,
+		.sockaddr_len	= sizeof(struct sockaddr_in6),
+	},
+	.family		= AF_INET6,
+	.csum_bad	= tonic_v6_csum_bad,
+	.ce		= tonic_v6_ce,
+	.lookup		= tonic_v6_lookup,
+	.policy_check	= tonic_v6_policy_check,
+	.send_reset	= tonic_v6_send_reset,
+	.init_req	= tonic_v6_init_req,
+	.init_seq	= tonic_v6_init_seq,
+	.route_req	= tonic_v6_route_req,
 };
+
+static int tonic_v6_rcv(struct sk_buff *skb)
+{
+	return tonic_demux(skb, &tonic_ipv6_af_ops);
+}
 
 static int tonic_v6_init_sock(struct sock *sk)
 {
 	int err = tonic_init_sock(sk);
 
 	if (!err) {
-		inet_csk(sk)->icsk_af_ops = &tonic_ipv6_af_ops;
+		inet_csk(sk)->icsk_af_ops = &tonic_ipv6_af_ops.icsk;
 		sk->sk_ipv6only = 1;
 	}
 	return err;
 }
 
-static struct proto tonic_v6_prot = {
-	.name			= "TONICv6",
-	.owner			= THIS_MODULE,
-	.close			= tonic_close,
-	.connect		= tonic_v6_connect,
-	.disconnect		= tonic_disconnect,
-	.ioctl			= tonic_ioctl,
-	.init			= tonic_v6_init_sock,
-	.setsockopt		= tonic_setsockopt,
-	.getsockopt		= tonic_getsockopt,
-	.sendmsg		= tonic_sendmsg,
-	.recvmsg		= tonic_recvmsg,
-	.backlog_rcv		= tonic_rcv,
-	.release_cb		= tonic_release_cb,
-	.hash			= inet6_hash,
-	.unhash			= inet_unhash,
-	.accept			= inet_csk_accept,
-	.get_port		= inet_csk_get_port,
-	.shutdown		= tonic_shutdown,
-	.destroy		= tonic_destroy_sock,
-	.no_autobind		= true,
-	.orphan_count		= &tonic_orphan_count,
-	.sockets_allocated	= &tonic_sockets_allocated,
-	.memory_allocated	= &tonic_memory_allocated,
-	.per_cpu_fw_alloc	= &tonic_memory_per_cpu_fw_alloc,
-	.memory_pressure	= &tonic_memory_pressure,
-	.enter_memory_pressure	= tonic_enter_memory_pressure,
-	.sysctl_mem		= sysctl_tonic_mem,
-	.sysctl_wmem		= sysctl_tonic_wmem,
-	.sysctl_rmem		= sysctl_tonic_rmem,
-	.max_header		= MAX_TONIC_HEADER,
-	.obj_size		= sizeof(struct tonic6_sock),
-	.ipv6_pinfo_offset	= offsetof(struct tonic6_sock, inet6),
-	.slab_flags		= SLAB_TYPESAFE_BY_RCU,
-	.rsk_prot		= &tonic_v6_rsk_ops,
-	.h.hashinfo		= &tonic_hashinfo,
-};
+/* IPv4's proto with the IPv6 entries, filled in by tonic_ipv6_init(). */
+static struct proto tonic_v6_prot;
 
 static const struct inet6_protocol tonic_v6_protocol = {
 	.handler	= tonic_v6_rcv,
@@ -698,10 +550,25 @@ void tonic_v6_ctl_sock_destroy(struct net *net)
 	inet_ctl_sock_destroy(tonic_pernet(net)->ctl_sk6);
 }
 
+/* As MPTCP's IPv6 proto: a copy of IPv4's with the family's entries. */
+static void tonic_v6_prot_init(void)
+{
+	tonic_v6_prot = tonic_v4_prot;
+	strscpy(tonic_v6_prot.name, "TONICv6", sizeof(tonic_v6_prot.name));
+	tonic_v6_prot.slab = NULL;
+	tonic_v6_prot.connect = tonic_v6_connect;
+	tonic_v6_prot.init = tonic_v6_init_sock;
+	tonic_v6_prot.hash = inet6_hash;
+	tonic_v6_prot.obj_size = sizeof(struct tonic6_sock);
+	tonic_v6_prot.ipv6_pinfo_offset = offsetof(struct tonic6_sock, inet6);
+	tonic_v6_prot.rsk_prot = &tonic_v6_rsk_ops;
+}
+
 int tonic_ipv6_init(void)
 {
 	int err;
 
+	tonic_v6_prot_init();
 	err = proto_register(&tonic_v6_prot, 1);
 	if (err)
 		return err;

@@ -3,9 +3,11 @@
  * Tonic for Linux: building and sending packets.
  *
  * Data packets are built from the send buffer: the segment's skb holds
- * its payload in page fragments, so a transmission is a __pskb_copy()
- * (a fresh head, shared fragments) with the header pushed in front.
- * Checksums are computed in software (no offload for protocol 253).
+ * its payload in page fragments, so a transmission is a clone (or, while
+ * an earlier clone lives, a __pskb_copy()) with the header pushed into
+ * its headroom.  A connection's packets leave the checksum to the device
+ * (the family's send_check); SYN-ACKs and resets, built here and sent by
+ * ipv4.c / ipv6.c, are checksummed in software.
  */
 #include <net/inet_connection_sock.h>
 #include <net/ip.h>
@@ -35,9 +37,9 @@ static void tonic_fill_hdr(struct sock *sk, struct tonichdr *th, u8 type,
 	u32 wnd = tonic_recv_window(sk);
 
 	/* Never take back what was promised. */
-	if (tonic_seg_before(tsk->rcv_nxt + wnd, tsk->rcv_adv_edge))
-		wnd = tsk->rcv_adv_edge - tsk->rcv_nxt;
-	tsk->rcv_adv_edge = tsk->rcv_nxt + wnd;
+	if (tonic_seg_before(tsk->rcv.rcv_nxt + wnd, tsk->rcv_adv_edge))
+		wnd = tsk->rcv_adv_edge - tsk->rcv.rcv_nxt;
+	tsk->rcv_adv_edge = tsk->rcv.rcv_nxt + wnd;
 
 	th->source = inet->inet_sport;
 	th->dest = inet->inet_dport;
@@ -45,7 +47,7 @@ static void tonic_fill_hdr(struct sock *sk, struct tonichdr *th, u8 type,
 	th->flags = flags;
 	th->len = htons(len);
 	th->seq = 0;
-	th->ack = htonl(tsk->irs + 1 + tsk->rcv_nxt);
+	th->ack = htonl(tsk->irs + 1 + tsk->rcv.rcv_nxt);
 	th->sack = 0;
 	th->wnd = htons(min_t(u32, wnd, U16_MAX));
 	th->check = 0;
@@ -135,7 +137,7 @@ void tonic_send_ctl(struct sock *sk, int type, u32 seq, u32 sack, u8 flags,
 		break;
 	case TONIC_PKT_ACK:
 		/* Every ACK carries rcv_nxt: nothing is left to delay. */
-		tsk->ack_pending = 0;
+		tonic_rcv_acked(&tsk->rcv);
 		tsk->delack_at = 0;
 		th->seq = htonl(tsk->iss + 1 + tsk->snd_ann);
 		th->sack = htonl(tsk->irs + 1 + sack);
@@ -162,6 +164,22 @@ void tonic_send_ctl(struct sock *sk, int type, u32 seq, u32 sack, u8 flags,
 	tonic_transmit(sk, skb);
 }
 
+/* Make room for the layers below, then push and clear our @len bytes. */
+static struct tonichdr *tonic_push_hdr(struct sk_buff *skb, int len,
+				       __be16 sport, __be16 dport, u8 type)
+{
+	struct tonichdr *th;
+
+	skb_reserve(skb, MAX_TONIC_HEADER);
+	th = skb_push(skb, len);
+	skb_reset_transport_header(skb);
+	memset(th, 0, TONIC_HDR_LEN);
+	th->source = sport;
+	th->dest = dport;
+	th->type = type;
+	return th;
+}
+
 static void tonic_fill_synopt(struct tonic_synopt *opt, u16 seg, u16 win,
 			      u32 signals, const char *proto)
 {
@@ -182,13 +200,8 @@ static int tonic_xmit_syn(struct sock *sk)
 	skb = alloc_skb(MAX_TONIC_HEADER, sk->sk_allocation);
 	if (!skb)
 		return -ENOBUFS;
-	skb_reserve(skb, MAX_TONIC_HEADER);
-	th = skb_push(skb, TONIC_SYN_LEN);
-	skb_reset_transport_header(skb);
-	memset(th, 0, TONIC_HDR_LEN);
-	th->source = inet->inet_sport;
-	th->dest = inet->inet_dport;
-	th->type = TONIC_PKT_SYN;
+	th = tonic_push_hdr(skb, TONIC_SYN_LEN, inet->inet_sport,
+			    inet->inet_dport, TONIC_PKT_SYN);
 	th->seq = htonl(tsk->iss);
 	th->wnd = htons(tsk->window);
 	tonic_fill_synopt((struct tonic_synopt *)(th + 1), tsk->seg_size,
@@ -200,10 +213,6 @@ int tonic_send_syn(struct sock *sk)
 {
 	struct tonic_sock *tsk = tonic_sk(sk);
 
-	tsk->window = rounddown_pow_of_two(tonic_default_window(sk));
-	/* Resolved now, so that the SYN asks the peer for our signals. */
-	tsk->signals = tonic_proto_resolve(sock_net(sk), tsk->proto_name,
-					   &tsk->proto_ops, tsk->proto_used);
 	tsk->retries = 0;
 	tsk->rto_ms = TCP_TIMEOUT_INIT * 1000 / HZ;
 	tsk->syn_at = tonic_now();
@@ -231,13 +240,8 @@ struct sk_buff *tonic_make_synack(const struct sock *sk, struct request_sock *re
 	if (!skb)
 		return NULL;
 	tonic_rsk(req)->synack_at = tonic_now();
-	skb_reserve(skb, MAX_TONIC_HEADER);
-	th = skb_push(skb, TONIC_SYN_LEN);
-	skb_reset_transport_header(skb);
-	memset(th, 0, TONIC_HDR_LEN);
-	th->source = htons(ireq->ir_num);
-	th->dest = ireq->ir_rmt_port;
-	th->type = TONIC_PKT_SYNACK;
+	th = tonic_push_hdr(skb, TONIC_SYN_LEN, htons(ireq->ir_num),
+			    ireq->ir_rmt_port, TONIC_PKT_SYNACK);
 	th->seq = htonl(treq->iss);
 	th->ack = htonl(treq->irs + 1);
 	th->wnd = htons(treq->window);
@@ -255,13 +259,8 @@ struct sk_buff *tonic_make_reset(struct sock *ctl_sk, struct sk_buff *rxskb)
 	skb = alloc_skb(MAX_TONIC_HEADER, GFP_ATOMIC);
 	if (!skb)
 		return NULL;
-	skb_reserve(skb, MAX_TONIC_HEADER);
-	th = skb_push(skb, TONIC_HDR_LEN);
-	skb_reset_transport_header(skb);
-	memset(th, 0, TONIC_HDR_LEN);
-	th->source = rxth->dest;
-	th->dest = rxth->source;
-	th->type = TONIC_PKT_RST;
+	th = tonic_push_hdr(skb, TONIC_HDR_LEN, rxth->dest, rxth->source,
+			    TONIC_PKT_RST);
 	th->seq = rxth->ack;
 	th->ack = htonl(ntohl(rxth->seq) + 1);
 	return skb;

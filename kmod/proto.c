@@ -106,13 +106,9 @@ static void tonic_init_conn_state(struct sock *sk)
 	tsk->peer_edge = 0;
 	tsk->peer_wnd = 0;
 	memset(tsk->segs, 0, sizeof(tsk->segs));
-	tsk->rcv_nxt = 0;
+	tonic_rcv_init(&tsk->rcv, 0);
 	tsk->rcv_adv_edge = 0;
 	memset(tsk->ooo, 0, sizeof(tsk->ooo));
-	tsk->ooo_count = 0;
-	tsk->last_cnp = 0;
-	tsk->ack_pending = 0;
-	tsk->ack_pending_seg = 0;
 	tsk->fin_seg = 0;
 	tsk->fin_queued = false;
 	tsk->fin_sent = false;
@@ -144,8 +140,7 @@ int tonic_init_sock(struct sock *sk)
 	tsk->deferred = 0;
 	tsk->seg_size = 0;
 	tsk->window = 0;
-	tsk->signals = TONIC_SIG_ACK | TONIC_SIG_NACK | TONIC_SIG_CNP |
-		       TONIC_SIG_ECE;
+	tsk->signals = TONIC_NEWRENO_SIGNALS;	/* until the SYN resolves */
 	tsk->user_seg_size = 0;
 	tsk->user_window = 0;
 	tsk->flush_delay_us = READ_ONCE(tn->flush_delay_us);
@@ -350,7 +345,7 @@ void tonic_close(struct sock *sk, long timeout)
 		data_was_unread += skb->len - TONIC_SKB_CB(skb)->offset;
 		__kfree_skb(skb);
 	}
-	if (tsk->ooo_count)
+	if (tsk->rcv.held)
 		data_was_unread++;
 	tonic_purge_ooo(sk);
 
@@ -723,20 +718,6 @@ static int tonic_setsockopt_tcp(struct sock *sk, int optname, int val)
 	}
 	release_sock(sk);
 	return err;
-}
-
-u32 tonic_proto_resolve(struct net *net, const char *name,
-			const struct tonic_proto_ops **ops, char *used)
-{
-	u32 signals;
-
-	*ops = tonic_proto_lookup(net, name, &signals, used);
-	/* The built-in keeps the signals sockets always had (the netem
-	 * tests count NACKs, ECN echoes and CNPs under it).
-	 */
-	if (*ops == &tonic_newreno_ops)
-		signals |= TONIC_SIG_NACK | TONIC_SIG_CNP | TONIC_SIG_ECE;
-	return signals | TONIC_SIG_ACK;
 }
 
 /* TONIC_PROTOCOL, as TCP_CONGESTION: a string; longer ones are cut. */

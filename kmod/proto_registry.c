@@ -38,12 +38,14 @@
 extern const struct tonic_proto_ops tonic_prog_rack;
 extern const u32 tonic_prog_rack_signals;
 
-/* The protocols built into the module, the default first. */
+static const u32 tonic_newreno_signals = TONIC_NEWRENO_SIGNALS;
+
+/* The protocols built into the module; the first is the fallback. */
 static const struct tonic_builtin {
 	const struct tonic_proto_ops *ops;
-	const u32 *signals;
+	const u32 *signals;	/* TONIC_SIG_* it needs from the receiver */
 } tonic_builtins[] = {
-	{ &tonic_newreno_ops, NULL },
+	{ &tonic_newreno_ops, &tonic_newreno_signals },
 	{ &tonic_prog_rack, &tonic_prog_rack_signals },
 };
 
@@ -180,7 +182,8 @@ int tonic_proto_select(const struct sock *sk, const char *name)
  * tonic_proto_lookup() - engine ops of a connection's protocol
  * @net: the connection's namespace
  * @name: the name its socket chose, or "" for the namespace default
- * @signals: set to the TONIC_SIG_* the protocol needs from the receiver
+ * @signals: set to the TONIC_SIG_* the protocol needs from the receiver:
+ *	a program's own, a built-in's from tonic_builtins[]
  * @used: set to the name actually used (TONIC_PROTO_NAME_MAX bytes)
  *
  * An attached program shadows a built-in of its name.  A protocol that
@@ -212,7 +215,7 @@ const struct tonic_proto_ops *tonic_proto_lookup(struct net *net,
 	if (tonic_builtin_find(want))
 		b = tonic_builtin_find(want);
 	ops = b->ops;
-	*signals = (b->signals ? *b->signals : 0) | TONIC_SIG_ACK;
+	*signals = *b->signals | TONIC_SIG_ACK;
 	strscpy(used, ops->name, TONIC_PROTO_NAME_MAX);
 	rcu_read_lock();
 	s = tonic_slot_find_rcu(want, &bops);

@@ -3,7 +3,8 @@
  * Tonic for Linux: private declarations shared by the module's files.
  *
  * Top to bottom: MIB counters, per-netns state, the socket, the request
- * socket, the skb control block, then prototypes grouped by owning file.
+ * socket, the skb control block, the per-family hooks (struct
+ * tonic_af_ops), then prototypes grouped by owning file.
  *
  * Locking: all protocol state of a connection (send buffer, receive
  * state, its engine instance and its timer deadlines) is protected by the
@@ -30,6 +31,7 @@
 #include <linux/tonic.h>
 
 #include "wire.h"
+#include "receiver.h"
 
 #if !IS_ENABLED(CONFIG_IP_DCCP)
 #error "tonic needs CONFIG_IP_DCCP: tcp_or_dccp_get_hashinfo() ignores private hash tables without it"
@@ -157,7 +159,8 @@ enum {
  * @irs: the peer's initial sequence number
  * @seg_size: C in use (bytes); 0 before the handshake
  * @window: K in use (segments)
- * @signals: receiver signals the protocol asked for (TONIC_SIG_*)
+ * @signals: receiver signals negotiated (TONIC_SIG_*): what both ends'
+ *	protocols need, sent by both ends' receivers
  * @user_seg_size: TONIC_SEGMENT_SIZE (0 = path MTU)
  * @user_window: TONIC_WINDOW (0 = sysctl)
  * @flush_delay_us: TONIC_FLUSH_DELAY
@@ -180,13 +183,11 @@ enum {
  * @peer_wnd: receive window the peer advertised last (segments)
  * @segs: announced, unacknowledged segments by number & (TONIC_RING - 1)
  * @ann_skb: first segment of the write queue not yet announced, or NULL
- * @rcv_nxt: next segment number expected from the peer (relative)
+ * @rcv: the receiver model's state (engine/receiver.h): rcv.rcv_nxt is
+ *	the next segment number expected from the peer (relative), rcv.held
+ *	the number of entries in @ooo
  * @rcv_adv_edge: rcv_nxt + window last advertised
  * @ooo: out-of-order segments by number & (TONIC_RING - 1)
- * @ooo_count: number of entries in @ooo
- * @last_cnp: time the last CNP was sent (ns)
- * @ack_pending: in-order segments received since our last ACK
- * @ack_pending_seg: the last of them (the SACK of a delayed ACK)
  * @fin_seg: segment number of our FIN once it is queued
  * @fin_queued: shutdown(SHUT_WR) or close(): FIN follows the data
  * @fin_sent: the FIN was sent at least once
@@ -247,13 +248,9 @@ struct tonic_sock {
 	struct sk_buff *ann_skb;
 
 	/* receive side, segment numbers relative to irs + 1 */
-	u32 rcv_nxt;
+	struct tonic_rcv rcv;
 	u32 rcv_adv_edge;
 	struct sk_buff *ooo[TONIC_RING];
-	u32 ooo_count;
-	u64 last_cnp;
-	u32 ack_pending;
-	u32 ack_pending_seg;
 
 	/* connection end */
 	u32 fin_seg;
@@ -365,6 +362,52 @@ struct tonic_skb_cb {
 };
 
 #define TONIC_SKB_CB(skb) ((struct tonic_skb_cb *)&((skb)->cb[0]))
+
+/**
+ * struct tonic_af_ops - what the family-independent core asks of a family
+ * @icsk: the family's inet_connection_sock_af_ops (icsk_af_ops of its
+ *	sockets); must be first
+ * @family: AF_INET or AF_INET6
+ * @csum_bad: verify a received packet's checksum (pseudo header
+ *	included); true if it is bad
+ * @ce: the received packet carried ECN CE
+ * @lookup: the socket (or request or timewait sock) a received packet
+ *	belongs to; sets *@refcounted as __inet_lookup_skb()
+ * @policy_check: the xfrm policy admits a received packet for @sk (NULL:
+ *	no socket)
+ * @send_reset: answer a received packet with a reset from the control
+ *	socket
+ * @init_req: fill a new request sock's addresses and interface from the
+ *	SYN
+ * @init_seq: our initial sequence number for the connection a SYN opens
+ * @route_req: the route of a request sock, or NULL
+ *
+ * The request sock's rsk_ops (rtx_syn_ack, send_reset) and @icsk
+ * (syn_recv_sock, queue_xmit, send_check) are the family's too.
+ * Context: softirq (all but @icsk's socket-option calls).
+ */
+struct tonic_af_ops {
+	struct inet_connection_sock_af_ops icsk;
+	int family;
+	bool (*csum_bad)(struct sk_buff *skb);
+	bool (*ce)(const struct sk_buff *skb);
+	struct sock *(*lookup)(struct sk_buff *skb, const struct tonichdr *th,
+			       bool *refcounted);
+	bool (*policy_check)(struct sock *sk, struct sk_buff *skb);
+	void (*send_reset)(struct net *net, struct sk_buff *skb);
+	void (*init_req)(struct request_sock *req, const struct sock *sk,
+			 struct sk_buff *skb);
+	u32 (*init_seq)(const struct sk_buff *skb);
+	struct dst_entry *(*route_req)(const struct sock *sk,
+				       struct request_sock *req);
+};
+
+/* The tonic_af_ops of a socket's family. */
+static inline const struct tonic_af_ops *tonic_af(const struct sock *sk)
+{
+	return container_of_const(inet_csk(sk)->icsk_af_ops,
+				  struct tonic_af_ops, icsk);
+}
 
 static inline u64 tonic_now(void)
 {
@@ -595,6 +638,93 @@ u16 tonic_default_window(const struct sock *sk);
  */
 int tonic_rcv(struct sock *sk, struct sk_buff *skb);
 /**
+ * tonic_rcv_space() - the reader freed receive space; maybe send a window update
+ * @sk: the socket, locked by the user
+ */
+void tonic_rcv_space(struct sock *sk);
+/**
+ * tonic_purge_ooo() - drop all out-of-order segments
+ * @sk: the socket
+ */
+void tonic_purge_ooo(struct sock *sk);
+
+/* handshake.c: negotiation and the passive open, both families */
+/**
+ * tonic_negotiate_syn() - the wishes an active open's SYN carries
+ * @sk: socket being connected, routed by @dst
+ * @dst: its route
+ *
+ * Sets C (path MTU and TONIC_SEGMENT_SIZE), K (TONIC_WINDOW or the
+ * sysctl, rounded down to a power of two), the protocol and its signals.
+ */
+void tonic_negotiate_syn(struct sock *sk, const struct dst_entry *dst);
+/**
+ * tonic_negotiate_synack() - accept the listener's choice
+ * @sk: socket in SYN_SENT
+ * @opt: the SYN-ACK's options
+ *
+ * Return: 0, or -EINVAL if the options are malformed (nothing changed).
+ */
+int tonic_negotiate_synack(struct sock *sk, const struct tonic_synopt *opt);
+/**
+ * tonic_conn_request() - a SYN reached a listener: answer with a SYN-ACK
+ *	from a new request sock (icsk_af_ops.conn_request, after the
+ *	family's own checks)
+ * @sk: the listener
+ * @skb: the SYN
+ *
+ * Context: softirq, listener bh-locked.  Return: 0 (SYNs that cannot be
+ * answered are counted in ListenDrops).
+ */
+int tonic_conn_request(struct sock *sk, struct sk_buff *skb);
+/**
+ * tonic_child_clone() - clone a listener for a completed handshake
+ * @sk: the listener
+ * @req: the request sock
+ *
+ * Return: the child (bh-locked, set up by tonic_init_child()), or NULL
+ * when the accept queue is full (ListenDrops) or memory is short.
+ */
+struct sock *tonic_child_clone(const struct sock *sk, struct request_sock *req);
+/**
+ * tonic_child_hash() - give a new child its port and hash it
+ * @sk: the listener
+ * @newsk: the child, addresses set
+ * @req_unhash: the request sock it replaces in the established table
+ * @own_req: set when this child replaced it (not another CPU's)
+ *
+ * Return: 0, or a negative errno (then end @newsk with tonic_child_abort()).
+ */
+int tonic_child_hash(const struct sock *sk, struct sock *newsk,
+		     struct request_sock *req_unhash, bool *own_req);
+/**
+ * tonic_child_abort() - end a child that could not be set up
+ * @newsk: the child from tonic_child_clone(), bh-locked (unlocked and
+ *	destroyed here); free what it must not share with the request first
+ */
+void tonic_child_abort(struct sock *newsk);
+/**
+ * tonic_reqsk_send_reset() - request_sock_ops.send_reset of both families
+ * @sk: the listener
+ * @skb: the packet to answer
+ * @reason: unused
+ */
+void tonic_reqsk_send_reset(const struct sock *sk, struct sk_buff *skb,
+			    enum sk_rst_reason reason);
+/**
+ * tonic_reqsk_send_ack() - request_sock_ops.send_ack: nothing to send
+ * @sk: the listener
+ * @skb: the packet
+ * @req: the request sock
+ */
+void tonic_reqsk_send_ack(const struct sock *sk, struct sk_buff *skb,
+			  struct request_sock *req);
+/**
+ * tonic_syn_ack_timeout() - request_sock_ops.syn_ack_timeout: nothing to do
+ * @req: the request sock
+ */
+void tonic_syn_ack_timeout(const struct request_sock *req);
+/**
  * tonic_check_req() - a packet for a connection in the SYN-ACK phase
  * @sk: the listener
  * @skb: the packet
@@ -617,6 +747,16 @@ struct sock *tonic_check_req(struct sock *sk, struct sk_buff *skb,
  */
 int tonic_child_process(struct sock *parent, struct sock *child,
 			struct sk_buff *skb);
+
+/* demux.c: from the IP handler to a socket, both families */
+/**
+ * tonic_demux() - receive one packet from IP (the families' handlers)
+ * @skb: the packet, data at the Tonic header
+ * @af: the family it arrived on
+ *
+ * Return: 0 (the skb is consumed).
+ */
+int tonic_demux(struct sk_buff *skb, const struct tonic_af_ops *af);
 /**
  * tonic_sk_receive_skb() - hand a packet to its socket or its backlog
  * @sk: the socket found by the lookup
@@ -636,20 +776,27 @@ int tonic_sk_receive_skb(struct sock *sk, struct sk_buff *skb, bool refcounted);
  */
 bool tonic_hdr_bad(struct sk_buff *skb);
 /**
- * tonic_rcv_space() - the reader freed receive space; maybe send a window update
- * @sk: the socket, locked by the user
+ * tonic_err_full_sk() - may an ICMP error's socket be handled?
+ * @sk: the socket the ICMP error's quote found (a reference held)
+ *
+ * Return: true for a full socket; a timewait or request sock is released
+ * and false returned.
  */
-void tonic_rcv_space(struct sock *sk);
+bool tonic_err_full_sk(struct sock *sk);
 /**
- * tonic_purge_ooo() - drop all out-of-order segments
- * @sk: the socket
+ * tonic_err_report() - an ICMP error that is not about the path MTU
+ * @sk: the socket, bh-locked
+ * @err: its errno
+ *
+ * A handshake fails at once (the socket is reset); an open connection
+ * keeps trying and only records it in sk_err_soft.
  */
-void tonic_purge_ooo(struct sock *sk);
+void tonic_err_report(struct sock *sk, int err);
 
 /* output.c */
 /**
- * tonic_send_syn() - send (or resend) the SYN of an active open
- * @sk: socket in SYN_SENT
+ * tonic_send_syn() - send the SYN of an active open and arm its timer
+ * @sk: socket in SYN_SENT, its wishes set by tonic_negotiate_syn()
  *
  * Return: 0 or a negative errno.
  */
@@ -861,6 +1008,8 @@ int tonic_v6_ctl_sock_create(struct net *net);
  * @net: namespace
  */
 void tonic_v6_ctl_sock_destroy(struct net *net);
+/* The IPv4 proto; IPv6's is a copy with its own entries (ipv6.c). */
+extern struct proto tonic_v4_prot;
 /** tonic_ipv4_exit() - undo tonic_ipv4_init() */
 void tonic_ipv4_exit(void);
 /**
@@ -871,33 +1020,6 @@ void tonic_ipv4_exit(void);
 int tonic_ipv6_init(void);
 /** tonic_ipv6_exit() - undo tonic_ipv6_init() */
 void tonic_ipv6_exit(void);
-/**
- * tonic_v4_send_reset() - answer @skb with a reset from the control socket
- * @net: namespace
- * @skb: the received packet (IPv4)
- */
-void tonic_v4_send_reset(struct net *net, struct sk_buff *skb);
-/**
- * tonic_v6_send_reset() - answer @skb with a reset from the control socket
- * @net: namespace
- * @skb: the received packet (IPv6)
- */
-void tonic_v6_send_reset(struct net *net, struct sk_buff *skb);
-/**
- * tonic_v4_csum() - checksum an outgoing IPv4 packet in software
- * @skb: packet with data at the Tonic header
- * @saddr: source address
- * @daddr: destination address
- */
-void tonic_v4_csum(struct sk_buff *skb, __be32 saddr, __be32 daddr);
-/**
- * tonic_v6_csum() - checksum an outgoing IPv6 packet in software
- * @skb: packet with data at the Tonic header
- * @saddr: source address
- * @daddr: destination address
- */
-void tonic_v6_csum(struct sk_buff *skb, const struct in6_addr *saddr,
-		   const struct in6_addr *daddr);
 
 /* netlink.c: the "tonic" generic netlink family */
 enum {
@@ -981,6 +1103,7 @@ int tonic_proto_select(const struct sock *sk, const char *name);
  * @net: the connection's namespace
  * @name: the name its socket chose, or "" for the namespace default
  * @signals: set to the TONIC_SIG_* the protocol needs from the receiver
+ *	(a program's own, TONIC_NEWRENO_SIGNALS for the built-in)
  * @used: set to the name actually used (TONIC_PROTO_NAME_MAX bytes)
  *
  * Context: any.  Return: ops valid for the module's lifetime, never NULL
@@ -1004,7 +1127,8 @@ void tonic_proto_default(struct net *net, char *buf);
  */
 int tonic_proto_set_default(struct net *net, const char *name);
 /**
- * tonic_proto_resolve() - pick a connection's protocol (SYN / SYN-ACK time)
+ * tonic_proto_resolve() - pick a connection's protocol (SYN / SYN-ACK
+ *	time; handshake.c)
  * @net: the connection's namespace
  * @name: TONIC_PROTOCOL of its socket ("" = the namespace default)
  * @ops: set to the protocol's engine ops, never NULL

@@ -212,6 +212,7 @@ static void tonic_ctl_timeout(struct sock *sk, u64 now)
 void tonic_timer_work(struct sock *sk)
 {
 	struct tonic_sock *tsk = tonic_sk(sk);
+	struct tonic_rcv_ack ack;
 	u64 now = tonic_now();
 
 	if (sk->sk_state == TCP_CLOSE || sk->sk_state == TCP_LISTEN)
@@ -226,10 +227,10 @@ void tonic_timer_work(struct sock *sk)
 		if (sk->sk_state == TCP_CLOSE)
 			return;
 	}
-	if (tsk->delack_at && now >= tsk->delack_at) {
+	if (tsk->delack_at && now >= tsk->delack_at &&
+	    tonic_rcv_delack(&tsk->rcv, &ack)) {
 		TONIC_SK_INC_STATS(sk, TONIC_MIB_DELAYED_ACKS);
-		tonic_send_ctl(sk, TONIC_PKT_ACK, 0, tsk->ack_pending_seg,
-			       TONIC_F_SACK, 0);
+		tonic_send_ctl(sk, TONIC_PKT_ACK, 0, ack.sack, ack.flags, 0);
 	}
 	if (tsk->engine_at && now >= tsk->engine_at) {
 		tsk->engine_at = 0;

@@ -16,10 +16,11 @@ ENGINE_WARN := -Wall -Wextra -Werror
 # The optimised build (benchmark, simulator) uses the hardware popcount when
 # the build machine has it; the sanitizer build keeps the portable one.
 ENGINE_ARCH := $(shell grep -qw popcnt /proc/cpuinfo 2>/dev/null && echo -mpopcnt)
-ENGINE_CFLAGS := -O2 -g $(ENGINE_ARCH) $(ENGINE_WARN) -I$(ENGINE_DIR)
+# -Iuapi: the receiver model reads the TONIC_SIG_* of <linux/tonic.h>.
+ENGINE_CFLAGS := -O2 -g $(ENGINE_ARCH) $(ENGINE_WARN) -I$(ENGINE_DIR) -Iuapi
 ENGINE_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
 ENGINE_ASAN_CFLAGS := -O1 -g $(ENGINE_SAN) -fno-omit-frame-pointer \
-	$(ENGINE_WARN) -I$(ENGINE_DIR)
+	$(ENGINE_WARN) -I$(ENGINE_DIR) -Iuapi
 
 ENGINE_LIB := $(BUILD)/libtonic_engine.a
 ENGINE_ASAN_LIB := $(BUILD)/libtonic_engine_asan.a

@@ -13,7 +13,7 @@ SIM_SRCS := $(sort $(wildcard $(SIM_DIR)/*.c))
 SIM_LIB_SRCS := $(filter-out $(SIM_DIR)/main.c,$(SIM_SRCS))
 SIM_HDRS := $(wildcard $(SIM_DIR)/*.h) $(wildcard kmod/engine/*.h)
 SIM_WARN := -Wall -Wextra -Werror
-SIM_INC := -Ikmod/engine -I$(SIM_DIR)
+SIM_INC := -Ikmod/engine -Iuapi -I$(SIM_DIR)
 SIM_CFLAGS := -O2 -g $(SIM_WARN) $(SIM_INC)
 SIM_ASAN_CFLAGS := -O1 -g -fsanitize=address,undefined \
 	-fno-sanitize-recover=all -fno-omit-frame-pointer $(SIM_WARN) $(SIM_INC)

@@ -342,6 +342,13 @@ struct tonic_proto_ops {
 
 /* The built-in default protocol (newreno.c). */
 extern const struct tonic_proto_ops tonic_newreno_ops;
+/*
+ * The receiver signals (TONIC_SIG_* of <linux/tonic.h>) the built-in asks
+ * for; sockets always had them (the netem selftests count its NACKs, ECN
+ * echoes and CNPs).
+ */
+#define TONIC_NEWRENO_SIGNALS	(TONIC_SIG_ACK | TONIC_SIG_NACK | \
+				 TONIC_SIG_CNP | TONIC_SIG_ECE)
 
 /**
  * struct tonic_newreno_params - NewReno knobs (defaults in brackets)

@@ -1,17 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * A tiny deterministic network for the native protocol-program tests:
- * one flow of the userspace engine running a program from bpf/, a link
- * with a fixed one-way delay, scripted losses (drop the n-th transmission
- * of a segment) and two receivers:
+ * one flow of the userspace engine running a program from bpf/, the link
+ * of kmod/bpf_sim.h (a fixed one-way delay, tonic.ko's receiver model with
+ * an ACK per packet and the signals the program asks for), scripted
+ * losses (drop the n-th transmission of a segment), and one of two
+ * receiver policies:
  *
  * - SIM_RCV_SACK: keeps out-of-order data; every data packet is answered
  *   with the cumulative ACK and a one-entry SACK, a NACK (nack = first
  *   missing segment) when it arrived out of order, and a grant of one
- *   segment (what tonic.ko's receiver does, kmod/wire.h);
+ *   segment, as asked for;
  * - SIM_RCV_ROCE: a RoCE responder: drops out-of-order packets, answers
  *   with cumulative ACKs only and NACKs each hole once (IB spec §9.7.5).
  *
+ * Duplicates get a bare cumulative ACK (no DSACK here).
  * Every hook call is recorded (through a wrapper around the program's
  * struct tonic_proto_ops) so tests can assert on the window a hook chose,
  * and every transmission is logged so tests can assert exact
@@ -26,6 +29,7 @@
 #include <string.h>
 
 #include "tonic_prog.h"
+#include "bpf_sim.h"
 #include "../tap.h"
 
 /* ---- the network ---- */
@@ -38,14 +42,6 @@
 #define SIM_SEG_SIZE	1000
 
 enum { SIM_RCV_SACK, SIM_RCV_ROCE };
-
-struct sim_pkt {
-	u64 t;
-	u32 seq;		/* insertion order: FIFO among equal times */
-	int to_rcv;
-	u32 seg;
-	struct tonic_ctrl_desc ev;
-};
 
 /* One recorded hook call. */
 struct sim_call {
@@ -65,37 +61,23 @@ struct sim {
 	const struct tonic_proto_ops *prog;
 	struct tonic_proto_ops wrap;
 	int rcv_mode;
-	u32 signals;
-	u64 now;
-	u64 owd;			/* one-way delay */
+	struct tsim_link link;		/* link.rcv.rcv_nxt: next expected */
 	u32 total;			/* segments to deliver */
-	u32 grant_bytes;		/* grant per data packet (0: none) */
 	u8 drop[SIM_SEGS];		/* bit n: drop the (n+1)-th transmission */
+	u8 ntx[SIM_SEGS];
 	u32 late_ns[SIM_SEGS];		/* first transmission: extra delay */
 	u64 sent_at[SIM_SEGS];		/* first transmission's time */
-	int rtt_samples;		/* ACKs carry RTT samples (Karn) */
-	int dsack;			/* duplicates are reported (CF_DUP) */
 	u64 tx_gap_ns;			/* serialization time per segment */
 	u64 tx_free;			/* when the link is free again */
-	u8 ntx[SIM_SEGS];
 	/* transmissions */
 	u32 log_seg[SIM_LOG];
 	u8 log_rtx[SIM_LOG];
 	u64 log_t[SIM_LOG];
 	unsigned int nlog;
-	/* receiver */
-	u8 got[SIM_SEGS];
-	u32 cum;
-	int nack_sent;			/* RoCE: hole already NACKed */
-	u64 granted;
-	/* queue */
-	struct sim_pkt q[SIM_Q];
-	unsigned int nq;
-	u32 seq;
+	struct tsim_pkt q[SIM_Q];	/* the link's packets in flight */
 	/* hooks */
 	struct sim_call calls[SIM_CALLS];
 	unsigned int ncalls;
-	int stalled;
 };
 
 static struct sim *sim_cur;
@@ -168,13 +150,20 @@ static struct sim *sim_new(const struct tonic_proto_ops *prog, u32 signals,
 	s->wrap.init = sim_w_init;
 	s->wrap.incoming = sim_w_incoming;
 	s->wrap.periodic = sim_w_periodic;
-	s->signals = signals;
 	s->rcv_mode = rcv_mode;
+	tsim_link_init(&s->link, SIM_ID, signals, SIM_SEG_SIZE,
+		       rcv_mode == SIM_RCV_ROCE, s->q, SIM_Q);
 	s->total = total;
-	s->owd = 50000;			/* 50 us */
-	if (signals & TONIC_SIG_GRANT)
-		s->grant_bytes = SIM_SEG_SIZE;
 	return s;
+}
+
+/* ACKs as the socket layer passes them on: RTT samples and DSACKs. */
+static void sim_socket_acks(struct sim *s)
+{
+	s->link.dsack = true;
+	s->link.sent_at = s->sent_at;
+	s->link.ntx = s->ntx;
+	s->link.nsegs = SIM_SEGS;
 }
 
 static int sim_start(struct sim *s, struct tonic_flow_params *p)
@@ -196,119 +185,33 @@ static void sim_free(struct sim *s)
 	sim_cur = NULL;
 }
 
-static void sim_push(struct sim *s, u64 t, int to_rcv, u32 seg,
-		     const struct tonic_ctrl_desc *ev)
-{
-	struct sim_pkt *k;
-
-	if (s->nq >= SIM_Q)
-		abort();
-	k = &s->q[s->nq++];
-	memset(k, 0, sizeof(*k));
-	k->t = t;
-	k->seq = s->seq++;
-	k->to_rcv = to_rcv;
-	k->seg = seg;
-	if (ev)
-		k->ev = *ev;
-}
-
-/* Index of the earliest packet (FIFO among equal times), or -1. */
-static int sim_first(const struct sim *s)
-{
-	unsigned int i;
-	int best = -1;
-
-	for (i = 0; i < s->nq; i++)
-		if (best < 0 || s->q[i].t < s->q[best].t ||
-		    (s->q[i].t == s->q[best].t && s->q[i].seq < s->q[best].seq))
-			best = i;
-	return best;
-}
-
-static void sim_ack(struct sim *s, const struct tonic_ctrl_desc *ev)
-{
-	sim_push(s, s->now + s->owd, 0, 0, ev);
-}
-
-static void sim_rcv(struct sim *s, u32 seg)
-{
-	struct tonic_ctrl_desc ev;
-	u32 old = s->cum;
-
-	memset(&ev, 0, sizeof(ev));
-	ev.flow_id = SIM_ID;
-	ev.type = TONIC_CTRL_ACK;
-	ev.flags = TONIC_CF_CUMACK;
-	if (s->rcv_mode == SIM_RCV_ROCE) {
-		if (seg == s->cum) {
-			s->got[seg] = 1;
-			s->cum++;
-			s->nack_sent = 0;
-		} else if (seg > s->cum) {
-			if (s->nack_sent)
-				return;		/* dropped silently */
-			s->nack_sent = 1;
-			ev.type = TONIC_CTRL_NACK;
-			ev.flags |= TONIC_CF_NACK;
-			ev.nack = s->cum;
-		}
-		ev.cumack = s->cum;
-		sim_ack(s, &ev);
-		return;
-	}
-	if (seg >= s->cum && !s->got[seg]) {
-		s->got[seg] = 1;
-		while (s->cum < s->total && s->got[s->cum])
-			s->cum++;
-		ev.flags |= TONIC_CF_SACK;
-		ev.sack = seg;
-		if (seg != old && (s->signals & TONIC_SIG_NACK)) {
-			ev.type = TONIC_CTRL_NACK;
-			ev.flags |= TONIC_CF_NACK;
-			ev.nack = s->cum;
-		}
-	} else if (s->dsack) {
-		ev.flags |= TONIC_CF_DUP;
-		ev.sack = seg;
-	}
-	ev.cumack = s->cum;
-	sim_ack(s, &ev);
-	if (s->grant_bytes) {
-		memset(&ev, 0, sizeof(ev));
-		ev.flow_id = SIM_ID;
-		ev.type = TONIC_CTRL_GRANT;
-		ev.flags = TONIC_CF_GRANT;
-		ev.grant = s->grant_bytes;
-		sim_ack(s, &ev);
-	}
-}
-
 static void sim_tx(struct sim *s)
 {
 	struct tonic_seg_desc out[64];
 	unsigned int n, i;
 	u64 dep;
 
-	while ((n = tonic_engine_tx(s->e, s->now, out, 64)) > 0) {
+	while ((n = tonic_engine_tx(s->e, s->link.now, out, 64)) > 0) {
 		for (i = 0; i < n; i++) {
 			u32 seg = out[i].seg, k = s->ntx[seg]++;
 
 			if (!k)
-				s->sent_at[seg] = s->now;
+				s->sent_at[seg] = s->link.now;
 
 			if (s->nlog < SIM_LOG) {
 				s->log_seg[s->nlog] = seg;
 				s->log_rtx[s->nlog] = out[i].rtx;
-				s->log_t[s->nlog] = s->now;
+				s->log_t[s->nlog] = s->link.now;
 				s->nlog++;
 			}
-			dep = s->now > s->tx_free ? s->now : s->tx_free;
+			dep = s->link.now > s->tx_free ? s->link.now : s->tx_free;
 			s->tx_free = dep + s->tx_gap_ns;
 			if (k < 8 && (s->drop[seg] >> k) & 1)
 				continue;
-			sim_push(s, dep + s->owd + (k ? 0 : s->late_ns[seg]),
-				 1, seg, NULL);
+			if (tsim_link_send_at(&s->link, dep + s->link.owd +
+					      (k ? 0 : s->late_ns[seg]),
+					      1, seg, NULL))
+				abort();
 		}
 	}
 }
@@ -322,40 +225,12 @@ static int sim_run(struct sim *s, u64 until)
 	struct tonic_flow_stats st;
 
 	for (;;) {
-		u64 tt, tp;
-		int i;
-
 		sim_tx(s);
 		if (!tonic_engine_flow_stats(s->e, SIM_ID, &st) &&
 		    st.wnd_start == s->total)
 			return 0;
-		i = sim_first(s);
-		tp = i >= 0 ? s->q[i].t : U64_MAX;
-		tt = tonic_engine_next_timer(s->e);
-		if (tp == U64_MAX && tt == U64_MAX) {
-			s->stalled = 1;
+		if (tsim_link_step(&s->link, s->e, until))
 			return -1;
-		}
-		s->now = tp < tt ? tp : tt;
-		if (s->now > until)
-			return -1;
-		if (tp <= tt) {
-			struct sim_pkt k = s->q[i];
-
-			s->q[i] = s->q[--s->nq];
-			if (k.to_rcv) {
-				sim_rcv(s, k.seg);
-				continue;
-			}
-			if (s->rtt_samples && (k.ev.flags & TONIC_CF_SACK) &&
-			    s->ntx[k.ev.sack] == 1) {
-				k.ev.flags |= TONIC_CF_RTT;
-				k.ev.rtt_ns = s->now - s->sent_at[k.ev.sack];
-			}
-			tonic_engine_ctrl(s->e, &k.ev, 1, s->now);
-		} else {
-			tonic_engine_timers(s->e, s->now);
-		}
 	}
 }
 

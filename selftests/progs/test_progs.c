@@ -63,7 +63,7 @@ static struct sim *run_prog(const struct tonic_proto_ops *ops, u32 sig,
 		p.init_tokens = 10 * SIM_SEG_SIZE;
 	CHECK_EQ(sim_start(s, &p), 0);
 	CHECK_EQ(sim_run(s, 10 * SEC_NS), 0);
-	CHECK_EQ(s->cum, total);
+	CHECK_EQ(s->link.rcv.rcv_nxt, total);
 	return s;
 }
 
@@ -196,7 +196,7 @@ static void irn_rto_low_for_short_flows(void)
 	CHECK_EQ(sim_stats(s).timeouts, 1);
 	/* armed when seg 1 was acked (first + 2 owd - tx gap), fires RTO_low later */
 	CHECK(again > first + irn_rto_low_ns);
-	CHECK(again <= first + 2 * s->owd + irn_rto_low_ns + 10000);
+	CHECK(again <= first + 2 * s->link.owd + irn_rto_low_ns + 10000);
 	sim_free(s);
 }
 
@@ -319,7 +319,7 @@ static void dcqcn_cnp_slows_flow_in_engine(void)
 	tonic_engine_ctrl(s->e, &cnp, 1, 0);
 	CHECK_EQ(sim_stats(s).rate_bps, 5000000000ULL);
 	CHECK_EQ(sim_run(s, 10 * SEC_NS), 0);
-	CHECK_EQ(s->cum, 200);
+	CHECK_EQ(s->link.rcv.rcv_nxt, 200);
 	sim_free(s);
 }
 
@@ -341,7 +341,7 @@ static void irn_rate_fixed_or_dcqcn(void)
 		CHECK_EQ(sim_stats(s).rate_bps,
 			 mode ? 5000000000ULL : 10000000000ULL);
 		CHECK_EQ(sim_run(s, 10 * SEC_NS), 0);
-		CHECK_EQ(s->cum, 50);
+		CHECK_EQ(s->link.rcv.rcv_nxt, 50);
 		sim_free(s);
 	}
 	irn_dcqcn = 0;
@@ -354,7 +354,7 @@ static void ndp_sends_only_against_grants(void)
 	struct sim *s = sim_new(&tonic_prog_ndp, tonic_prog_ndp_signals,
 				SIM_RCV_SACK, 50);
 
-	s->grant_bytes = 0;			/* a receiver that never grants */
+	s->link.rcv_cfg.signals &= ~TONIC_SIG_GRANT;	/* a receiver that never grants */
 	p.init_tokens = 5 * SIM_SEG_SIZE;
 	p.rto_init_ns = SEC_NS;
 	CHECK_EQ(sim_start(s, &p), 0);
@@ -363,7 +363,7 @@ static void ndp_sends_only_against_grants(void)
 	/* acks come back, still no grant: nothing more may go out */
 	sim_run(s, 500000);
 	CHECK_EQ(s->nlog, 5);
-	CHECK_EQ(s->cum, 5);
+	CHECK_EQ(s->link.rcv.rcv_nxt, 5);
 	sim_free(s);
 }
 
@@ -385,8 +385,7 @@ static struct sim *sim_new_rack(u32 total)
 	struct sim *s = sim_new(&tonic_prog_rack, tonic_prog_rack_signals,
 				SIM_RCV_SACK, total);
 
-	s->rtt_samples = 1;
-	s->dsack = 1;
+	sim_socket_acks(s);
 	s->tx_gap_ns = 1000;		/* 1 us per segment */
 	return s;
 }
@@ -413,7 +412,7 @@ static struct sim *run_rack(u32 total, const u32 *drops, unsigned int ndrops)
 		s->drop[drops[i]] |= 1;
 	CHECK_EQ(sim_start(s, &p), 0);
 	CHECK_EQ(sim_run(s, 10 * SEC_NS), 0);
-	CHECK_EQ(s->cum, total);
+	CHECK_EQ(s->link.rcv.rcv_nxt, total);
 	return s;
 }
 
@@ -521,11 +520,11 @@ static void all_programs_survive_random_loss(void)
 			if (*progs[i].sig & TONIC_SIG_GRANT)
 				p.init_tokens = 10 * SIM_SEG_SIZE;
 			CHECK_EQ(sim_start(s, &p), 0);
-			if (sim_run(s, 60 * SEC_NS) || s->cum != 1000)
+			if (sim_run(s, 60 * SEC_NS) || s->link.rcv.rcv_nxt != 1000)
 				tap_diag("%s seed %u: delivered %u of 1000%s",
-					 progs[i].ops->name, seed, s->cum,
-					 s->stalled ? " (stalled)" : "");
-			CHECK_EQ(s->cum, 1000);
+					 progs[i].ops->name, seed, s->link.rcv.rcv_nxt,
+					 s->link.stalled ? " (stalled)" : "");
+			CHECK_EQ(s->link.rcv.rcv_nxt, 1000);
 			st = sim_stats(s);
 			CHECK_EQ(st.violations, 0);
 			sim_free(s);

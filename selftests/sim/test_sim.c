@@ -71,46 +71,59 @@ static void test_rng(void)
 	ok(same && diff, "PRNG: same seed same stream, other seed differs");
 }
 
+/* One data segment through the receiver model. */
+static unsigned int rcv1(struct tonic_rcv *r, const struct tonic_rcv_cfg *cfg,
+			 u32 seg, bool ce, u64 now, struct tonic_rcv_ack *a,
+			 u32 *n)
+{
+	struct tonic_rcv_seg in = { .seg = seg, .len = 1000, .ce = ce };
+
+	return tonic_rcv_data(r, cfg, &in, now, a, n);
+}
+
 static void test_rcv(void)
 {
 	struct tonic_rcv_cfg sack = { .policy = TONIC_RCV_SACK,
-				      .delack_segs = 2, .delack_ns = 1000,
+				      .signals = TONIC_SIG_ACK | TONIC_SIG_NACK |
+						 TONIC_SIG_ECE | TONIC_SIG_CNP,
+				      .delack_segs = 2,
 				      .cnp_interval_ns = 50000 };
-	struct tonic_rcv_cfg gbn = { .policy = TONIC_RCV_GBN };
+	struct tonic_rcv_cfg gbn = { .policy = TONIC_RCV_GBN,
+				     .signals = TONIC_SIG_ACK | TONIC_SIG_NACK };
 	struct tonic_rcv r;
 	struct tonic_rcv_ack a;
 	unsigned int w;
 	u32 n;
 
 	tonic_rcv_init(&r, 100);
-	w = tonic_rcv_data(&r, &sack, 100, 1000, false, 0, &a, &n);
+	w = rcv1(&r, &sack, 100, false, 0, &a, &n);
 	ok(w == TONIC_RCV_ARM_DELACK && n == 1,
 	   "receiver: first in-order segment waits for a delayed ACK");
-	w = tonic_rcv_data(&r, &sack, 101, 1000, false, 0, &a, &n);
+	w = rcv1(&r, &sack, 101, false, 0, &a, &n);
 	ok(w == TONIC_RCV_SEND_ACK && a.cumack == 102 && a.sack == 101 &&
 	   a.flags == TONIC_RF_SACK, "receiver: second segment is acked");
-	w = tonic_rcv_data(&r, &sack, 104, 1000, false, 0, &a, &n);
+	w = rcv1(&r, &sack, 104, false, 0, &a, &n);
 	ok(w == TONIC_RCV_SEND_ACK && a.cumack == 102 && a.sack == 104 &&
 	   (a.flags & TONIC_RF_NACK) && !n && r.held == 1,
 	   "receiver: out-of-order segment is held and NACKed at once");
-	w = tonic_rcv_data(&r, &sack, 103, 1000, true, 10, &a, &n);
+	w = rcv1(&r, &sack, 103, true, 10, &a, &n);
 	ok((a.flags & TONIC_RF_CNP) && (a.flags & TONIC_RF_ECE),
 	   "receiver: CE gives ECN echo and a CNP");
-	w = tonic_rcv_data(&r, &sack, 102, 1000, true, 20, &a, &n);
+	w = rcv1(&r, &sack, 102, true, 20, &a, &n);
 	ok(w == TONIC_RCV_SEND_ACK && n == 3 && a.cumack == 105 &&
 	   !(a.flags & TONIC_RF_CNP) && r.held == 0 && r.delivered == 5,
 	   "receiver: filling the hole delivers 3, CNP rate-limited");
-	w = tonic_rcv_data(&r, &sack, 101, 1000, false, 30, &a, &n);
+	w = rcv1(&r, &sack, 101, false, 30, &a, &n);
 	ok((a.flags & TONIC_RF_DUP) && !n && r.delivered == 5,
 	   "receiver: duplicate is acked, not delivered again");
 
 	tonic_rcv_init(&r, 0);
-	tonic_rcv_data(&r, &gbn, 0, 1000, false, 0, &a, &n);
-	w = tonic_rcv_data(&r, &gbn, 2, 1000, false, 0, &a, &n);
+	rcv1(&r, &gbn, 0, false, 0, &a, &n);
+	w = rcv1(&r, &gbn, 2, false, 0, &a, &n);
 	ok(w == TONIC_RCV_SEND_ACK && (a.flags & TONIC_RF_NACK) &&
 	   a.cumack == 1 && r.dropped_ooo == 1,
 	   "go-back-N receiver: drops out of order, NACKs");
-	w = tonic_rcv_data(&r, &gbn, 3, 1000, false, 0, &a, &n);
+	w = rcv1(&r, &gbn, 3, false, 0, &a, &n);
 	ok(w == 0 && r.dropped_ooo == 2, "go-back-N receiver: one NACK per gap");
 }
 

@@ -106,7 +106,7 @@ static void check_hostile(u32 k)
 	int iter;
 
 	rcv_init(&r, ID);
-	for (iter = 0; iter < 20000 && r.cum < 1000; iter++) {
+	for (iter = 0; iter < 20000 && r.m.rcv_nxt < 1000; iter++) {
 		unsigned int n, i;
 		struct tonic_flow_stats st = fstats(e, ID);
 
@@ -140,12 +140,12 @@ static void check_hostile(u32 k)
 	CHECK(fstats(e, ID).violations > 0);
 	/* then a sane program: the flow finishes (it was never wedged) */
 	memset(&script.in_out, 0, sizeof(script.in_out));
-	for (iter = 0; iter < 100000 && r.cum < 1000; iter++) {
+	for (iter = 0; iter < 100000 && r.m.rcv_nxt < 1000; iter++) {
 		unsigned int n, i;
 
 		script.per_out.flags = TONIC_OUT_RTX | TONIC_OUT_WND;
-		script.per_out.rtx_start = r.cum;
-		script.per_out.rtx_end = r.cum + k;
+		script.per_out.rtx_start = r.m.rcv_nxt;
+		script.per_out.rtx_end = r.m.rcv_nxt + k;
 		script.per_out.wnd = k;
 		n = tonic_engine_tx(e, t, out, 1024);
 		for (i = 0; i < n; i++)
@@ -153,7 +153,7 @@ static void check_hostile(u32 k)
 		t = n ? t + 1000 : tonic_engine_next_timer(e);
 		tonic_engine_timers(e, t);
 	}
-	CHECK_EQ(r.cum, 1000);
+	CHECK_EQ(r.m.rcv_nxt, 1000);
 	tonic_engine_destroy(e);
 }
 

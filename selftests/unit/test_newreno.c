@@ -57,7 +57,7 @@ static void simulate(struct tonic_engine *e, u32 total, bool rtt_samples)
 	u64 t = 0;
 	int iter;
 
-	for (iter = 0; iter < 1000 && run.r.cum < total; iter++) {
+	for (iter = 0; iter < 1000 && run.r.m.rcv_nxt < total; iter++) {
 		unsigned int n = tonic_engine_tx(e, t, out, 1024), i, na = 0;
 
 		if (!n) {
@@ -101,7 +101,7 @@ static void two_losses_fast_recovery(void)
 	run.lose[5] = 1;
 	simulate(e, 20, false);
 	st = fstats(e, ID);
-	CHECK_EQ(run.r.cum, 20);
+	CHECK_EQ(run.r.m.rcv_nxt, 20);
 	CHECK_EQ(run.nrtx, 2);
 	CHECK_EQ(run.rtx[0], 2);
 	CHECK_EQ(run.rtx[1], 5);
@@ -153,7 +153,7 @@ static void tail_loss_timeout(void)
 	run.lose[9] = 1;
 	simulate(e, 10, false);
 	st = fstats(e, ID);
-	CHECK_EQ(run.r.cum, 10);
+	CHECK_EQ(run.r.m.rcv_nxt, 10);
 	CHECK_EQ(st.timeouts, 1);
 	CHECK_EQ(run.nrtx, 2);
 	CHECK_EQ(run.rtx[0], 8);
@@ -177,7 +177,7 @@ static void lost_retransmission(void)
 	run.lose[2] = 3;		/* first and second transmission */
 	simulate(e, 12, false);
 	st = fstats(e, ID);
-	CHECK_EQ(run.r.cum, 12);
+	CHECK_EQ(run.r.m.rcv_nxt, 12);
 	CHECK_EQ(run.nrtx, 2);
 	CHECK_EQ(run.rtx[0], 2);
 	CHECK_EQ(run.rtx[1], 2);
@@ -196,7 +196,7 @@ static void timeout_go_back_n(void)
 		if (i != 4)
 			run.lose[i] = 1;	/* only 0 and 4 arrive */
 	simulate(e, 8, false);
-	CHECK_EQ(run.r.cum, 8);
+	CHECK_EQ(run.r.m.rcv_nxt, 8);
 	CHECK_EQ(fstats(e, ID).timeouts, 1);
 	/* 1 after the RTO; then cwnd 2: 2,3; then 5,6 (4 was sacked); 7 */
 	CHECK_EQ(run.nrtx, 6);
@@ -265,7 +265,7 @@ static void rto_low_small_flight(void)
 		for (j = 10 - c[i].lost; j < 10; j++)
 			run.lose[j] = 1;
 		simulate(e, 10, true);
-		CHECK_EQ(run.r.cum, 10);
+		CHECK_EQ(run.r.m.rcv_nxt, 10);
 		CHECK_EQ(fstats(e, ID).timeouts, 1);
 		CHECK_EQ(run.rtx[0], 10 - c[i].lost);
 		CHECK_EQ(run.rtx_t[0], c[i].first_rtx_ms * 1000000ULL);
@@ -345,7 +345,7 @@ static void lost_retransmission_resent(void)
 
 	run.lose[2] = 3;		/* first and second transmission */
 	simulate(e, 60, false);
-	CHECK_EQ(run.r.cum, 60);
+	CHECK_EQ(run.r.m.rcv_nxt, 60);
 	CHECK_EQ(fstats(e, ID).timeouts, 0);
 	CHECK_EQ(run.nrtx, 2);
 	CHECK_EQ(run.rtx[0], 2);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Helpers for the engine's userspace unit tests: TAP 13 output, checks
- * that report file:line, a scriptable test protocol, and a tiny receiver
- * model that turns emitted segment addresses into acks.
+ * that report file:line, a scriptable test protocol, and a receiver (the
+ * model of tonic.ko, receiver.h) that turns emitted segment addresses into
+ * acks.
  *
  * Each test binary is one translation unit: include this once.
  */
@@ -15,6 +16,7 @@
 #include <string.h>
 
 #include "engine.h"
+#include "receiver.h"
 #include "../tap.h"
 
 #define UNUSED __attribute__((unused))
@@ -59,24 +61,30 @@ static UNUSED int script_init(struct tonic_flow_ctx *c, void *user)
 	return 0;
 }
 
+/* A hook: remember what it saw, answer @out, maybe write user[0]. */
+static UNUSED void script_hook(struct tonic_flow_ctx *c, void *user,
+			       struct tonic_flow_ctx *seen,
+			       const struct tonic_hook_out *out, u32 write)
+{
+	*seen = *c;
+	script.seen_user = *(u32 *)user;
+	c->out = *out;
+	if (write)
+		*(u32 *)user = write;
+}
+
 static UNUSED void script_incoming(struct tonic_flow_ctx *c, void *user)
 {
 	script.n_in++;
-	script.last_in = *c;
-	script.seen_user = *(u32 *)user;
-	c->out = script.in_out;
-	if (script.user_write)
-		*(u32 *)user = script.user_write;
+	script_hook(c, user, &script.last_in, &script.in_out,
+		    script.user_write);
 }
 
 static UNUSED void script_periodic(struct tonic_flow_ctx *c, void *user)
 {
 	script.n_per++;
-	script.last_per = *c;
-	script.seen_user = *(u32 *)user;
-	c->out = script.per_out;
-	if (script.per_user_write)
-		*(u32 *)user = script.per_user_write;
+	script_hook(c, user, &script.last_per, &script.per_out,
+		    script.per_user_write);
 }
 
 static UNUSED void script_release(struct tonic_flow_ctx *c, void *user)
@@ -161,30 +169,33 @@ static UNUSED struct tonic_engine_stats estats(struct tonic_engine *e)
 	return st;
 }
 
-/* ---- receiver model: one flow, segments below RCV_MAX ---- */
+/* ---- receiver: one flow, plain ACKs ---- */
 
-#define RCV_MAX	4096
+#define RCV_MAX	4096	/* segments a test sends, at most */
 
 struct rcv {
 	u32 id;
-	u32 cum;		/* next expected */
-	u8 got[RCV_MAX];
+	struct tonic_rcv m;	/* m.rcv_nxt: next expected */
+	struct tonic_rcv_cfg cfg;
 };
 
 static UNUSED void rcv_init(struct rcv *r, u32 id)
 {
 	memset(r, 0, sizeof(*r));
 	r->id = id;
+	tonic_rcv_init(&r->m, 0);
+	r->cfg.signals = TONIC_SIG_ACK;
 }
 
 /* Deliver @seg; return the ack (cumulative + this segment as SACK). */
 static UNUSED struct tonic_ctrl_desc rcv_data(struct rcv *r, u32 seg)
 {
-	if (seg < RCV_MAX)
-		r->got[seg] = 1;
-	while (r->cum < RCV_MAX && r->got[r->cum])
-		r->cum++;
-	return sack_desc(r->id, r->cum, seg);
+	struct tonic_rcv_seg in = { .seg = seg, .len = 1000 };
+	struct tonic_rcv_ack ack;
+	u32 newly;
+
+	tonic_rcv_data(&r->m, &r->cfg, &in, 0, &ack, &newly);
+	return sack_desc(r->id, r->m.rcv_nxt, seg);
 }
 
 #endif /* _TONIC_UNIT_H */

@@ -3,7 +3,7 @@
  * Tonic simulator: hosts.
  *
  * A host runs one engine for the flows it sends and the receiver logic
- * (rcv.c) for the flows it receives.  Its NIC is pull-based, as a NIC
+ * (kmod/engine/receiver.c, as tonic.ko's) for the flows it receives.  Its NIC is pull-based, as a NIC
  * fed by Tonic's DMA pipeline: whenever the wire is free it sends a
  * queued control packet if there is one, otherwise it asks the engine for
  * one segment address and builds the data packet.  Control packets turn
@@ -215,7 +215,10 @@ static u64 delivered_bytes(const struct sim_flow *f, u32 newly)
 
 static void rcv_data(struct sim *s, struct sim_flow *f, struct sim_pkt *p)
 {
-	const struct tonic_rcv_cfg *cfg = &f->proto->rcv;
+	struct tonic_rcv_cfg cfg = f->proto->rcv;
+	struct tonic_rcv_seg in = {
+		.seg = p->seg, .len = p->len, .ce = p->flags & SIM_PF_CE,
+	};
 	struct tonic_rcv_ack ack;
 	unsigned int what;
 	u32 newly;
@@ -227,8 +230,8 @@ static void rcv_data(struct sim *s, struct sim_flow *f, struct sim_pkt *p)
 	}
 	s->tot.data_arrived_bytes += p->len;
 	s->tot.data_arrived_segs++;
-	what = tonic_rcv_data(&f->rcv, cfg, p->seg, p->len,
-			      p->flags & SIM_PF_CE, s->now, &ack, &newly);
+	cfg.seg_size = f->params.seg_size;
+	what = tonic_rcv_data(&f->rcv, &cfg, &in, s->now, &ack, &newly);
 	if (newly) {
 		f->bytes_delivered += delivered_bytes(f, newly);
 		if (f->size && !f->done &&
@@ -244,7 +247,7 @@ static void rcv_data(struct sim *s, struct sim_flow *f, struct sim_pkt *p)
 		send_ack(s, f, &ack, (p->flags & SIM_PF_RTX) ? 0 : p->ts);
 	else if ((what & TONIC_RCV_ARM_DELACK) && !f->delack_armed) {
 		f->delack_armed = true;
-		sim_at(s, s->now + cfg->delack_ns, SIM_EV_DELACK, f,
+		sim_at(s, s->now + f->proto->delack_ns, SIM_EV_DELACK, f,
 		       ++f->delack_gen, 0);
 	}
 }

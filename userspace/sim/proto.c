@@ -11,44 +11,57 @@
  * time scale; the hooks are the programs' own.
  *
  * Each protocol comes with the receiver behaviour its flows get: TCP-like
- * protocols have delayed ACKs; RDMA-like ones ack every packet and get
- * CNPs (one per 50 us per flow at most, DCQCN's default).  IRN and Tonic
- * receivers keep out-of-order segments; "roce" is the dcqcn program (its
- * go-back-N recovery) against a RoCE receiver that drops them.
+ * protocols have delayed ACKs; RDMA-like ones ack every packet.  Which
+ * signals an ACK carries (NACK, ECN echo, CNPs at most one per 50 us per
+ * flow, grants) is what the protocol asks for, as a Tonic socket
+ * negotiates it: the programs' TONIC_PROTO() signals, the built-in's
+ * TONIC_NEWRENO_SIGNALS.  IRN and Tonic receivers keep out-of-order
+ * segments; "roce" is the dcqcn program (its go-back-N recovery) against
+ * a RoCE receiver that drops them.
  */
 #include <string.h>
 #include "sim.h"
 #include "proto.h"
 
 #define W __attribute__((weak))
-extern const struct tonic_proto_ops tonic_prog_reno W;
-extern const struct tonic_proto_ops tonic_prog_newreno W;
-extern const struct tonic_proto_ops tonic_prog_sack W;
-extern const struct tonic_proto_ops tonic_prog_ndp W;
-extern const struct tonic_proto_ops tonic_prog_dcqcn W;
-extern const struct tonic_proto_ops tonic_prog_irn W;
+#define PROG(p)								\
+	extern const struct tonic_proto_ops tonic_prog_##p W;		\
+	extern const u32 tonic_prog_##p##_signals W
+PROG(reno);
+PROG(newreno);
+PROG(sack);
+PROG(ndp);
+PROG(dcqcn);
+PROG(irn);
+
+static const u32 newreno_signals = TONIC_NEWRENO_SIGNALS;
 
 #define TCP_RCV { .policy = TONIC_RCV_SACK, .delack_segs = 2, \
-		  .delack_ns = SIM_DELACK_NS }
+		  .cnp_interval_ns = SIM_CNP_INTERVAL_NS }
 #define RDMA_RCV(pol) { .policy = (pol), .delack_segs = 1, \
 			.cnp_interval_ns = SIM_CNP_INTERVAL_NS }
 
 struct sim_proto_ent {
 	struct sim_proto p;
 	const struct tonic_proto_ops *orig;
+	const u32 *signals;
 	struct tonic_proto_ops copy;
 };
 
+#define ENT(n, prog, rcv, delack)					\
+	{ .p = { n, NULL, rcv, delack }, .orig = &tonic_prog_##prog,	\
+	  .signals = &tonic_prog_##prog##_signals }
+
 static struct sim_proto_ent protos[] = {
-	{ .p = { "newreno", NULL, TCP_RCV }, .orig = &tonic_newreno_ops },
-	{ .p = { "newreno-prog", NULL, TCP_RCV }, .orig = &tonic_prog_newreno },
-	{ .p = { "reno", NULL, TCP_RCV }, .orig = &tonic_prog_reno },
-	{ .p = { "sack", NULL, TCP_RCV }, .orig = &tonic_prog_sack },
-	{ .p = { "ndp", NULL, { .policy = TONIC_RCV_SACK, .grant = 1 } },
-	  .orig = &tonic_prog_ndp },
-	{ .p = { "dcqcn", NULL, RDMA_RCV(TONIC_RCV_SACK) }, .orig = &tonic_prog_dcqcn },
-	{ .p = { "irn", NULL, RDMA_RCV(TONIC_RCV_SACK) }, .orig = &tonic_prog_irn },
-	{ .p = { "roce", NULL, RDMA_RCV(TONIC_RCV_GBN) }, .orig = &tonic_prog_dcqcn },
+	{ .p = { "newreno", NULL, TCP_RCV, SIM_DELACK_NS },
+	  .orig = &tonic_newreno_ops, .signals = &newreno_signals },
+	ENT("newreno-prog", newreno, TCP_RCV, SIM_DELACK_NS),
+	ENT("reno", reno, TCP_RCV, SIM_DELACK_NS),
+	ENT("sack", sack, TCP_RCV, SIM_DELACK_NS),
+	ENT("ndp", ndp, { .policy = TONIC_RCV_SACK }, 0),
+	ENT("dcqcn", dcqcn, RDMA_RCV(TONIC_RCV_SACK), 0),
+	ENT("irn", irn, RDMA_RCV(TONIC_RCV_SACK), 0),
+	ENT("roce", dcqcn, RDMA_RCV(TONIC_RCV_GBN), 0),
 };
 
 static struct sim_proto_ent *proto_ent(const char *name)
@@ -63,6 +76,7 @@ static struct sim_proto_ent *proto_ent(const char *name)
 		if (!e->p.ops) {
 			e->copy = *e->orig;
 			e->p.ops = &e->copy;
+			e->p.rcv.signals = *e->signals | TONIC_SIG_ACK;
 		}
 		return e;
 	}

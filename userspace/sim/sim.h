@@ -4,16 +4,16 @@
  *
  * Time is an integer number of nanoseconds.  Events are ordered by (time,
  * insertion sequence), so a run is a pure function of its configuration
- * and seed.  Nodes are hosts (one Tonic engine each, plus the receiver
- * logic of rcv.h) and switches (output-queued, shared nothing, with a
- * byte buffer per port, RED/ECN marking, random loss and an optional
- * PFC-like pause).  No floating point is used by the event core.
+ * and seed.  Nodes are hosts (one Tonic engine each, plus tonic.ko's
+ * receiver model, kmod/engine/receiver.h) and switches (output-queued,
+ * shared nothing, with a byte buffer per port, RED/ECN marking, random
+ * loss and an optional PFC-like pause).  No floating point is used by the event core.
  */
 #ifndef _SIM_H
 #define _SIM_H
 
 #include "engine.h"
-#include "rcv.h"
+#include "receiver.h"
 #include "rng.h"
 
 #define SIM_HDR_BYTES	86	/* Ethernet 14+4, preamble+IFG 20, IPv4 20, Tonic 28 */
@@ -138,12 +138,14 @@ struct sim_node {
  * struct sim_proto - a protocol as the simulator runs it
  * @name: name
  * @ops: the engine's protocol table (NULL: the built-in NewReno)
- * @rcv: receiver settings for its flows
+ * @rcv: receiver settings for its flows (signals: the protocol's)
+ * @delack_ns: delayed-ACK timeout of its receivers
  */
 struct sim_proto {
 	const char *name;
 	const struct tonic_proto_ops *ops;
 	struct tonic_rcv_cfg rcv;
+	u64 delack_ns;
 };
 
 /**

@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tonic for Linux: from the IP protocol handler to a socket, both families.
+ *
+ * Header and checksum checks, the socket lookup (with request socks and
+ * the race against a handshake completing on another CPU), resets for
+ * packets that find no connection, the socket backlog, and the common
+ * part of ICMP error handling.  The family's part (checksum, lookup,
+ * policy, building the reset) comes through struct tonic_af_ops; what a
+ * socket does with a packet is input.c's.
+ */
+#include <linux/filter.h>
+#include <net/inet_connection_sock.h>
+#include <net/inet_hashtables.h>
+#include <net/inet_timewait_sock.h>
+#include <net/request_sock.h>
+#include <net/sock.h>
+#include <net/tcp_states.h>
+
+#include "protocol.h"
+
+bool tonic_hdr_bad(struct sk_buff *skb)
+{
+	const struct tonichdr *th;
+	unsigned int hlen, len;
+
+	if (!pskb_may_pull(skb, TONIC_HDR_LEN))
+		return true;
+	th = tonic_hdr(skb);
+	if (!th->type || th->type >= __TONIC_PKT_MAX)
+		return true;
+	hlen = TONIC_HDR_LEN;
+	if (th->type == TONIC_PKT_SYN || th->type == TONIC_PKT_SYNACK)
+		hlen = TONIC_SYN_LEN;
+	if (!pskb_may_pull(skb, hlen))
+		return true;
+	th = tonic_hdr(skb);
+	len = ntohs(th->len);
+	if (skb->len != hlen + len)
+		return true;
+	if ((th->type == TONIC_PKT_DATA) != (len != 0))
+		return true;
+	if (!th->source || !th->dest)
+		return true;
+	return false;
+}
+
+/* __sk_receive_skb() without its rcvbuf check: the receive window and
+ * tonic_data_rcv() bound memory, and ACKs must get through to a sender
+ * whose receive queue is full.
+ */
+int tonic_sk_receive_skb(struct sock *sk, struct sk_buff *skb, bool refcounted)
+{
+	if (sk_filter_trim_cap(sk, skb, TONIC_HDR_LEN))
+		goto discard;
+	skb->dev = NULL;
+	bh_lock_sock_nested(sk);
+	if (!sock_owned_by_user(sk)) {
+		tonic_rcv(sk, skb);
+	} else if (sk_add_backlog(sk, skb, 2 * READ_ONCE(sk->sk_rcvbuf) +
+				  READ_ONCE(sk->sk_sndbuf))) {
+		bh_unlock_sock(sk);
+		atomic_inc(&sk->sk_drops);
+		TONIC_SK_INC_STATS(sk, TONIC_MIB_DROP_MEM);
+		goto discard;
+	}
+	bh_unlock_sock(sk);
+	if (refcounted)
+		sock_put(sk);
+	return 0;
+discard:
+	kfree_skb(skb);
+	if (refcounted)
+		sock_put(sk);
+	return 0;
+}
+
+/*
+ * A packet for a request sock: its listener checks it and, on the final
+ * ACK, makes the child that processes it.  Return: 0 when the packet was
+ * consumed, -EAGAIN when it must be looked up again, -EINVAL to drop it
+ * (*sk then holds a reference on the listener).
+ */
+static int tonic_demux_req(struct sock **sk, struct sk_buff *skb,
+			   bool *retried)
+{
+	struct request_sock *req = inet_reqsk(*sk);
+	struct sock *lsk = req->rsk_listener;
+	bool stolen = false;
+	struct sock *nsk;
+
+	if (unlikely(lsk->sk_state != TCP_LISTEN)) {
+		inet_csk_reqsk_queue_drop_and_put(lsk, req);
+		return -EAGAIN;
+	}
+	sock_hold(lsk);
+	*sk = lsk;
+	nsk = tonic_check_req(lsk, skb, req, &stolen);
+	if (!nsk) {
+		reqsk_put(req);
+		if (stolen && !*retried) {
+			*retried = true;
+			sock_put(lsk);
+			return -EAGAIN;
+		}
+		return -EINVAL;
+	}
+	tonic_child_process(lsk, nsk, skb);
+	sock_put(lsk);
+	return 0;
+}
+
+int tonic_demux(struct sk_buff *skb, const struct tonic_af_ops *af)
+{
+	struct net *net = dev_net(skb->dev);
+	bool refcounted, retried = false;
+	const struct tonichdr *th;
+	struct sock *sk;
+
+	if (skb->pkt_type != PACKET_HOST)
+		goto discard;
+	if (tonic_hdr_bad(skb)) {
+		TONIC_INC_STATS(net, TONIC_MIB_DROP_MALFORMED);
+		goto discard;
+	}
+	if (af->csum_bad(skb)) {
+		TONIC_INC_STATS(net, TONIC_MIB_DROP_CSUM);
+		goto discard;
+	}
+	th = tonic_hdr(skb);
+	TONIC_SKB_CB(skb)->ce = af->ce(skb);
+
+lookup:
+	sk = af->lookup(skb, th, &refcounted);
+	if (!sk)
+		goto no_sock;
+	if (sk->sk_state == TCP_TIME_WAIT) {
+		inet_twsk_put(inet_twsk(sk));
+		goto no_sock;
+	}
+	/* A non-SYN packet found the listener: it may have raced with the
+	 * request sock being replaced by its child in the established
+	 * table (another CPU completing the handshake).  Look once more.
+	 */
+	if (sk->sk_state == TCP_LISTEN && th->type != TONIC_PKT_SYN &&
+	    th->type != TONIC_PKT_RST && !retried) {
+		retried = true;
+		if (refcounted)
+			sock_put(sk);
+		goto lookup;
+	}
+	if (sk->sk_state == TCP_NEW_SYN_RECV) {
+		switch (tonic_demux_req(&sk, skb, &retried)) {
+		case 0:
+			return 0;
+		case -EAGAIN:
+			goto lookup;
+		}
+		refcounted = true;
+		goto discard_and_relse;
+	}
+	if (sk->sk_protocol != tonic_protocol || sk->sk_family != af->family)
+		goto discard_and_relse;
+	if (!af->policy_check(sk, skb))
+		goto discard_and_relse;
+	nf_reset_ct(skb);
+	return tonic_sk_receive_skb(sk, skb, refcounted);
+
+no_sock:
+	if (!af->policy_check(NULL, skb))
+		goto discard;
+	TONIC_INC_STATS(net, TONIC_MIB_DROP_NOSOCK);
+	af->send_reset(net, skb);
+discard:
+	kfree_skb(skb);
+	return 0;
+
+discard_and_relse:
+	if (refcounted)
+		sock_put(sk);
+	goto discard;
+}
+
+bool tonic_err_full_sk(struct sock *sk)
+{
+	if (sk->sk_state == TCP_TIME_WAIT) {
+		inet_twsk_put(inet_twsk(sk));
+		return false;
+	}
+	if (sk->sk_state == TCP_NEW_SYN_RECV) {
+		reqsk_put(inet_reqsk(sk));
+		return false;
+	}
+	return true;
+}
+
+void tonic_err_report(struct sock *sk, int err)
+{
+	/* Only a handshake gives up at once; a connection keeps trying. */
+	if (sk->sk_state == TCP_SYN_SENT && !sock_owned_by_user(sk))
+		tonic_reset(sk, err);
+	else
+		WRITE_ONCE(sk->sk_err_soft, err);
+}

@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tonic for Linux: the handshake, for both families.
+ *
+ * What C, K and the receiver signals become (the SYN's wishes, the
+ * listener's choice carried by the SYN-ACK, the client's acceptance of
+ * it), and the passive open from SYN to request sock to child.  Routing,
+ * addresses and building the SYN-ACK are the family's, reached through
+ * struct tonic_af_ops (ipv4.c, ipv6.c); the state machine after the
+ * handshake is input.c's.
+ */
+#include <linux/log2.h>
+#include <net/inet_connection_sock.h>
+#include <net/request_sock.h>
+#include <net/sock.h>
+#include <net/tcp.h>
+#include <net/tcp_states.h>
+
+#include "protocol.h"
+
+u32 tonic_proto_resolve(struct net *net, const char *name,
+			const struct tonic_proto_ops **ops, char *used)
+{
+	u32 signals;
+
+	*ops = tonic_proto_lookup(net, name, &signals, used);
+	return signals;
+}
+
+void tonic_negotiate_syn(struct sock *sk, const struct dst_entry *dst)
+{
+	struct tonic_sock *tsk = tonic_sk(sk);
+
+	tsk->seg_size = tonic_pick_seg_size(sk, dst, tsk->user_seg_size);
+	tsk->window = rounddown_pow_of_two(tonic_default_window(sk));
+	/* Resolved now, so that the SYN asks the peer for our signals. */
+	tsk->signals = tonic_proto_resolve(sock_net(sk), tsk->proto_name,
+					   &tsk->proto_ops, tsk->proto_used);
+}
+
+/* The listener's choice: the smaller C and K, the union of the signals. */
+static void tonic_negotiate_req(const struct sock *sk,
+				struct tonic_request_sock *treq,
+				const struct tonic_synopt *opt,
+				const struct dst_entry *dst)
+{
+	const struct tonic_sock *tsk = tonic_sk(sk);
+	int wanted = ntohs(opt->seg_size);
+
+	treq->window = min_t(u16, ntohs(opt->window), tonic_default_window(sk));
+	treq->window = rounddown_pow_of_two(clamp_t(u16, treq->window, 1,
+						    TONIC_MAX_WINDOW));
+	/* The client's needs and ours: both ends receive and send. */
+	treq->signals = ntohl(opt->signals) |
+			tonic_proto_resolve(sock_net(sk), tsk->proto_name,
+					    &treq->proto_ops, treq->proto_used);
+	if (tsk->user_seg_size)
+		wanted = min(wanted, tsk->user_seg_size);
+	treq->seg_size = tonic_pick_seg_size(sk, dst, wanted);
+}
+
+int tonic_negotiate_synack(struct sock *sk, const struct tonic_synopt *opt)
+{
+	struct tonic_sock *tsk = tonic_sk(sk);
+	u16 seg = ntohs(opt->seg_size);
+	u16 win = ntohs(opt->window);
+
+	if (seg < TONIC_MIN_SEGMENT || !win)
+		return -EINVAL;
+	tsk->seg_size = min(tsk->seg_size, seg);
+	tsk->window = rounddown_pow_of_two(min_t(u16, tsk->window, win));
+	/* The listener answers with the union of both ends' needs. */
+	tsk->signals |= ntohl(opt->signals) | TONIC_SIG_ACK;
+	return 0;
+}
+
+int tonic_conn_request(struct sock *sk, struct sk_buff *skb)
+{
+	const struct tonic_af_ops *af = tonic_af(sk);
+	const struct tonichdr *th = tonic_hdr(skb);
+	struct tonic_request_sock *treq;
+	struct inet_request_sock *ireq;
+	struct request_sock *req;
+	struct dst_entry *dst;
+
+	if (inet_csk_reqsk_queue_is_full(sk) || sk_acceptq_is_full(sk))
+		goto drop;
+	req = inet_reqsk_alloc(sk->sk_prot->rsk_prot, sk, true);
+	if (!req)
+		goto drop;
+
+	ireq = inet_rsk(req);
+	treq = tonic_rsk(req);
+	ireq->ir_mark = inet_request_mark(sk, skb);
+	ireq->ir_rmt_port = th->source;
+	ireq->ir_num = ntohs(th->dest);
+	af->init_req(req, sk, skb);
+	if (security_inet_conn_request(sk, skb, req))
+		goto drop_and_free;
+
+	treq->irs = ntohl(th->seq);
+	treq->iss = af->init_seq(skb);
+	dst = af->route_req(sk, req);
+	if (!dst)
+		goto drop_and_free;
+	tonic_negotiate_req(sk, treq, (const struct tonic_synopt *)(th + 1),
+			    dst);
+	dst_release(dst);
+
+	/* Hash the request before the SYN-ACK leaves (as TCP does): the
+	 * peer's answer may be processed on another CPU at once.  A SYN-ACK
+	 * that cannot be sent now is retransmitted by the request timer.
+	 */
+	if (unlikely(!inet_csk_reqsk_queue_hash_add(sk, req, TCP_TIMEOUT_INIT)))
+		goto drop_and_free;
+	req->rsk_ops->rtx_syn_ack(sk, req);
+	reqsk_put(req);
+	return 0;
+
+drop_and_free:
+	reqsk_free(req);
+drop:
+	TONIC_INC_STATS(sock_net(sk), TONIC_MIB_LISTEN_DROPS);
+	return 0;
+}
+
+struct sock *tonic_child_clone(const struct sock *sk, struct request_sock *req)
+{
+	struct sock *newsk;
+
+	if (sk_acceptq_is_full(sk)) {
+		TONIC_INC_STATS(sock_net(sk), TONIC_MIB_LISTEN_DROPS);
+		return NULL;
+	}
+	newsk = inet_csk_clone_lock(sk, req, GFP_ATOMIC);
+	if (newsk)
+		tonic_init_child(newsk, req);
+	return newsk;
+}
+
+int tonic_child_hash(const struct sock *sk, struct sock *newsk,
+		     struct request_sock *req_unhash, bool *own_req)
+{
+	if (__inet_inherit_port(sk, newsk) < 0)
+		return -EADDRINUSE;
+	*own_req = inet_ehash_nolisten(newsk, req_to_sk(req_unhash), NULL);
+	return 0;
+}
+
+void tonic_child_abort(struct sock *newsk)
+{
+	inet_csk_prepare_forced_close(newsk);
+	tonic_done(newsk);
+}
+
+void tonic_reqsk_send_reset(const struct sock *sk, struct sk_buff *skb,
+			    enum sk_rst_reason reason)
+{
+	tonic_af(sk)->send_reset(sock_net(sk), skb);
+}
+
+/* The handshake ends with the client's ACK: a request never acks. */
+void tonic_reqsk_send_ack(const struct sock *sk, struct sk_buff *skb,
+			  struct request_sock *req)
+{
+}
+
+/* SYN-ACK retransmissions need no bookkeeping beyond the kernel's. */
+void tonic_syn_ack_timeout(const struct request_sock *req)
+{
+}
+
+struct sock *tonic_check_req(struct sock *sk, struct sk_buff *skb,
+			     struct request_sock *req, bool *stolen)
+{
+	const struct tonichdr *th = tonic_hdr(skb);
+	struct tonic_request_sock *treq = tonic_rsk(req);
+	struct sock *child;
+	bool own_req;
+
+	switch (th->type) {
+	case TONIC_PKT_SYN:
+		if (ntohl(th->seq) == treq->irs)
+			inet_rtx_syn_ack(sk, req);
+		return NULL;
+	case TONIC_PKT_RST:
+		if (ntohl(th->seq) == treq->iss + 1)
+			inet_csk_reqsk_queue_drop(sk, req);
+		return NULL;
+	case TONIC_PKT_SYNACK:
+		return NULL;
+	}
+	if (ntohl(th->ack) != treq->iss + 1 ||
+	    ntohl(th->seq) - (treq->irs + 1) > TONIC_MAX_WINDOW) {
+		TONIC_SK_INC_STATS(sk, TONIC_MIB_DROP_STATE);
+		req->rsk_ops->send_reset(sk, skb, SK_RST_REASON_NOT_SPECIFIED);
+		return NULL;
+	}
+	child = inet_csk(sk)->icsk_af_ops->syn_recv_sock(sk, skb, req, NULL,
+							 req, &own_req);
+	if (!child) {
+		TONIC_SK_INC_STATS(sk, TONIC_MIB_LISTEN_DROPS);
+		return NULL;
+	}
+	if (own_req)
+		TONIC_SK_INC_STATS(sk, TONIC_MIB_PASSIVE_OPENS);
+	else
+		*stolen = true;	/* another CPU made the child first */
+	return inet_csk_complete_hashdance(sk, child, req, own_req);
+}
+
+int tonic_child_process(struct sock *parent, struct sock *child,
+			struct sk_buff *skb)
+	__releases(child)
+{
+	int state = child->sk_state;
+
+	if (!sock_owned_by_user(child)) {
+		tonic_rcv(child, skb);
+		if (state == TCP_SYN_RECV && child->sk_state != state)
+			parent->sk_data_ready(parent);
+	} else {
+		__sk_add_backlog(child, skb);
+	}
+	bh_unlock_sock(child);
+	sock_put(child);
+	return 0;
+}
