@@ -35,9 +35,6 @@
 #define TONIC_BUILTIN		"newreno"	/* the namespace default */
 #define TONIC_ALLOWED_MAX	256
 
-extern const struct tonic_proto_ops tonic_prog_rack;
-extern const u32 tonic_prog_rack_signals;
-
 static const u32 tonic_newreno_signals = TONIC_NEWRENO_SIGNALS;
 
 /* The protocols built into the module; the first is the fallback. */

@@ -1139,6 +1139,9 @@ int tonic_proto_set_default(struct net *net, const char *name);
  */
 u32 tonic_proto_resolve(struct net *net, const char *name,
 			const struct tonic_proto_ops **ops, char *used);
+/* builtin_rack.c: bpf/rack.bpf.c compiled into the module */
+extern const struct tonic_proto_ops tonic_prog_rack;
+extern const u32 tonic_prog_rack_signals;
 bool tonic_proto_exists(const char *name);
 bool tonic_proto_attached(const char *name);
 const char *tonic_proto_builtin_name(unsigned int i);
