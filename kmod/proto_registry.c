@@ -32,7 +32,7 @@
 #include "protocol.h"
 #include "bpf_ops.h"
 
-#define TONIC_BUILTIN		"newreno"	/* the namespace default */
+#define TONIC_BUILTIN		"rack"	/* the namespace default */
 #define TONIC_ALLOWED_MAX	256
 
 static const u32 tonic_newreno_signals = TONIC_NEWRENO_SIGNALS;

@@ -46,7 +46,7 @@ CHECKS = [
     "opt_flush_negative_einval", "opt_unknown_enoprotoopt",
     "opt_info_readonly_enoprotoopt", "opt_short_einval",
     "opt_get_unknown_enoprotoopt", "opt_seg_set",
-    "opt_protocol_default_newreno", "opt_protocol_unknown_enoent",
+    "opt_protocol_default_rack", "opt_protocol_unknown_enoent",
     "opt_protocol_too_long_enoent", "opt_protocol_empty_einval",
     "opt_protocol_set_builtin", "opt_protocol_after_connect_eisconn",
     "opt_protocol_info_and_child", "opt_seg_window_negotiated",
@@ -225,7 +225,7 @@ def main():
 
     i = info(c)
     check("tonic_info", i["state"] == 1 and i["C"] > 0 and i["K"] == 128 and
-          i["proto"] == "newreno" and i["len"] >= INFO_LEN, i)
+          i["proto"] == "rack" and i["len"] >= INFO_LEN, i)
 
     # the handshake's round trip is the first RTT sample on both ends
     hl, hc, ha = pair()
@@ -294,13 +294,13 @@ def main():
     check("opt_get_unknown_enoprotoopt", err_of(lambda: c.getsockopt(SOL_TONIC, 99)) == errno.ENOPROTOOPT)
     check("opt_seg_set", so(TONIC_SEGMENT_SIZE, 1000) == 0 and so(TONIC_WINDOW, 16) == 0 and
           so(TONIC_FLUSH_DELAY, 5000) == 0)
-    # TONIC_PROTOCOL: a string, as TCP_CONGESTION (only the built-in here)
+    # TONIC_PROTOCOL: a string, as TCP_CONGESTION (only the built-ins here)
     def sp(name):
         return err_of(lambda: c.setsockopt(SOL_TONIC, TONIC_PROTOCOL, name))
 
     def gp(s=c):
         return s.getsockopt(SOL_TONIC, TONIC_PROTOCOL, TONIC_PROTO_NAME_MAX).split(b"\0")[0]
-    check("opt_protocol_default_newreno", gp() == b"newreno", gp())
+    check("opt_protocol_default_rack", gp() == b"rack", gp())
     check("opt_protocol_unknown_enoent", sp(b"nosuchproto") == errno.ENOENT)
     # TCP_CONGESTION cuts an over-long name to TCP_CA_NAME_MAX - 1 bytes,
     # which then names nothing: ENOENT.
@@ -311,7 +311,8 @@ def main():
     a, _ = ls.accept()
     i = info(c)
     check("opt_protocol_after_connect_eisconn", sp(b"newreno") == errno.EISCONN)
-    check("opt_protocol_info_and_child", i["proto"] == "newreno" and gp(a) == b"newreno",
+    # each end runs its own choice: the child, its listener's (the default)
+    check("opt_protocol_info_and_child", i["proto"] == "newreno" and gp(a) == b"rack",
           (i["proto"], gp(a)))
     check("opt_seg_window_negotiated", i["C"] == 1000 and i["K"] == 16 and info(a)["C"] == 1000 and
           info(a)["K"] == 16, i)

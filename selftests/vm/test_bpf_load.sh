@@ -34,9 +34,9 @@ tap_check "all seven are available" bash -c \
 	"for p in $PROGS; do grep -qw \$p $SYS/available_protocols || exit 1; done"
 tap_check "prog list shows them pinned" bash -c \
 	"$TONIC prog list > /tmp/list && cat /tmp/list && [ \$(grep -c 'bpf link' /tmp/list) -eq 7 ]"
-tap_check "prog list -j: the built-ins and seven linked programs, newreno default" \
+tap_check "prog list -j: the built-ins and seven linked programs, rack default" \
 	bash -c "$TONIC -j prog list | jq -e '(map(select(.kind == \"bpf\" and .link > 0)) | length) == 7 and
-		 (map(select(.default)) | map(.name)) == [\"newreno\"]'"
+		 (map(select(.default)) | map(.name)) == [\"rack\"]'"
 # tonic_bpf_reg refuses a name already attached with -EEXIST.
 tap_check "a second program of the same name is refused (EEXIST)" bash -c \
 	"! $TONIC prog load build/bpf/irn.bpf.o 2> /tmp/dup && cat /tmp/dup &&
@@ -55,7 +55,7 @@ tap_check "prog default irn" bash -c \
 	 $TONIC prog list | grep -q '^\* irn'"
 tap_check "the default is per namespace" bash -c \
 	"ip netns add tp-bpf-ns && \
-	 [ \"\$(ip netns exec tp-bpf-ns cat $SYS/default_protocol)\" = newreno ] && \
+	 [ \"\$(ip netns exec tp-bpf-ns cat $SYS/default_protocol)\" = rack ] && \
 	 ip netns exec tp-bpf-ns $TONIC prog default sack && \
 	 [ \"\$(ip netns exec tp-bpf-ns cat $SYS/default_protocol)\" = sack ] && \
 	 [ \"\$(cat $SYS/default_protocol)\" = irn ]; rc=\$?; ip netns del tp-bpf-ns; exit \$rc"

@@ -85,9 +85,10 @@ tap_check "a second namespace has its own settings" bash -c \
 	 $TONIC -j config | jq -e '.window == 64'"
 
 # Programs, through the kernel's ynl client (spec and kernel agree)
-tap_check "ynl: prog-get lists newreno, built in and default" bash -c \
+tap_check "ynl: prog-get lists rack, built in and default, and newreno, built in" bash -c \
 	"$YNL --output-json --dump prog-get | \
-	 jq -e 'any(.[]; .name == \"newreno\" and .builtin == true and .default == true)'"
+	 jq -e 'any(.[]; .name == \"rack\" and .builtin == true and .default == true) and
+		any(.[]; .name == \"newreno\" and .builtin == true and .default != true)'"
 tap_check "ynl: stats-get and config-get" bash -c \
 	"$YNL --output-json --do stats-get | jq -e '.\"active-flows\" == 0' && \
 	 $YNL --output-json --do config-get | jq -e '.window == 64'"
@@ -104,7 +105,7 @@ ip netns exec $NS $TONIC config set window 4 >/dev/null
 if [ -f build/bpf/reno.bpf.o ]; then
 	$TONIC prog load build/bpf/reno.bpf.o >/dev/null 2>&1
 	$YNL --do prog-default-set --json '{"name": "reno"}' >/dev/null 2>&1
-	$YNL --do prog-default-set --json '{"name": "newreno"}' >/dev/null 2>&1
+	$YNL --do prog-default-set --json '{"name": "rack"}' >/dev/null 2>&1
 	$TONIC prog unload reno >/dev/null 2>&1
 fi
 sleep 1
@@ -118,7 +119,7 @@ tap_check "monitor: nothing from the other namespace" bash -c \
 	"jq -s -e 'map(select(.window == 4)) | length == 0' $OUT/mon"
 tap_check "monitor: program attach, default and detach events" bash -c \
 	"[ \"\$(jq -r 'select(.event | startswith(\"prog\")) | .event + \" \" + .name' $OUT/mon | tr '\n' ,)\" = \
-	 'prog-attach reno,prog-default reno,prog-default newreno,prog-detach reno,' ]"
+	 'prog-attach reno,prog-default reno,prog-default rack,prog-detach reno,' ]"
 
 ip netns del $NS
 tap_check "rmmod tonic" bash -c \

@@ -82,7 +82,7 @@ sed 's/^/# /' "$OUT/mon"
 tap_check "monitor: flow-open for both ends, with ports and prog" bash -c \
 	"jq -s -e 'map(select(.event == \"flow-open\")) | length == 2 and
 	 (map(.sport) | sort) == (map(.dport) | sort) and any(.[]; .sport == $PORT) and
-	 all(.[]; .prog == \"newreno\" and .src == \"127.0.0.1\")' $OUT/mon"
+	 all(.[]; .prog == \"rack\" and .src == \"127.0.0.1\")' $OUT/mon"
 tap_check "monitor: flow-close for both ends, orderly" bash -c \
 	"jq -s -e 'map(select(.event == \"flow-close\")) | length == 2 and
 	 all(.[]; .reason == 0 and .state == \"CLOSE\")' $OUT/mon"
@@ -107,7 +107,7 @@ tap_check "filter sport $PORT: the $N server ends" bash -c \
 	"[ \$(flows sport $PORT) -eq $N ] && [ \$(flows dport $PORT) -eq $N ]"
 tap_check "filters dst, src and prog" bash -c \
 	"[ \$(flows dst 127.0.0.1 dport $PORT) -eq $N ] &&
-	 [ \$(flows src 127.0.0.2) -eq 0 ] && [ \$(flows prog newreno) -eq $((2 * N)) ] &&
+	 [ \$(flows src 127.0.0.2) -eq 0 ] && [ \$(flows prog rack) -eq $((2 * N)) ] &&
 	 [ \$(flows prog nosuch) -eq 0 ]"
 tap_check "flow-get by id returns that flow" bash -c \
 	"id=\$($TONIC -j flows sport $PORT | jq '.[7].id') &&
@@ -151,9 +151,9 @@ ip -n $B addr add 10.9.0.2/24 dev vb
 ip -n $A link set va up
 ip -n $B link set vb up
 drop_every_data $A va 10
-# Flows run the built-in NewReno until the socket layer picks programs
-# from the registry; NewReno here resends exactly what was lost.
-PROG=newreno
+# Flows run the namespace default, the built-in rack, which resends
+# exactly what was lost: no reordering here, so no spurious resend.
+PROG=rack
 ip netns exec $A $TONIC -j monitor > "$OUT/monA" 2>&1 &
 PIDS+=($!)
 BYTES=2000000

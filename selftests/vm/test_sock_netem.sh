@@ -10,13 +10,18 @@
 cd "$(dirname "$0")/../.." || exit 1
 . selftests/vm/lib.sh
 
-tap_plan 28
+tap_plan 29
 tmp=$(mktemp -d)
 trap 'ns_cleanup; rm -rf "$tmp"' EXIT
 tap_check "insmod tonic.ko" insmod "$TONIC_KO"
 tap_check "two namespaces over veth" ns_setup
 # Faster loss recovery in this test's namespaces (a per-netns sysctl).
 tap_check "rto_min_ms=50 in A" ip netns exec $NS_A sysctl -qw net.tonic.rto_min_ms=50
+# The ECN and NACK cases count the receiver signals NewReno asks for
+# (rack, the default, needs ACKs only).
+tap_check "newreno is the default in A and B" bash -c \
+	"ip netns exec $NS_A build/tonic prog default newreno &&
+	 ip netns exec $NS_B build/tonic prog default newreno"
 tap_check "server listens" srv_start "$tmp/srv" server -p 7002
 
 # run NAME BYTES NETEM-ARGS...: one transfer through netem on va.
