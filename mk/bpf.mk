@@ -10,9 +10,10 @@
 #   $(BUILD)/tonic                CLI: tonic prog load|list|unload|default
 #
 # vmlinux.h comes from the module's split BTF on top of the kernel's.
+# The programs are the TONIC_PROG(NAME) lines of bpf/progs.h.
 
-BPF_PROGS := reno newreno sack ndp dcqcn irn
 BPF_DIR := bpf
+BPF_PROGS := $(shell sed -n 's/^TONIC_PROG(\([a-z0-9_]*\))$$/\1/p' $(BPF_DIR)/progs.h)
 BPF_CLANG ?= clang
 BPFTOOL ?= bpftool
 BPF_HDRS := $(wildcard $(BPF_DIR)/*.h)

@@ -20,7 +20,7 @@ PORT_TCP=7301
 PORT_TONIC=7302
 PROGS="newreno"
 if [ -n "${TONIC_SOAK:-}" ]; then
-	PROGS="newreno reno sack ndp dcqcn irn"
+	PROGS=$(tonic_progs)
 	CASES=(
 		"data|loss 0.1%|2000000|1"   "data|loss 1%|2000000|1"
 		"data|loss 5%|2000000|1"     "data|loss 20%|200000|1"

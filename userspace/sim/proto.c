@@ -10,7 +10,8 @@
  * experiment may set the periodic tick (a deployment parameter) to its
  * time scale; the hooks are the programs' own.
  *
- * Each protocol comes with the receiver behaviour its flows get: TCP-like
+ * Every program of bpf/progs.h is there under its name.  Each protocol
+ * comes with the receiver behaviour its flows get: TCP-like (window)
  * protocols have delayed ACKs; RDMA-like ones ack every packet and get
  * CNPs (one per 50 us per flow at most, DCQCN's default).  IRN and Tonic
  * receivers keep out-of-order segments; "roce" is the dcqcn program (its
@@ -21,35 +22,62 @@
 #include "proto.h"
 
 #define W __attribute__((weak))
-extern const struct tonic_proto_ops tonic_prog_reno W;
-extern const struct tonic_proto_ops tonic_prog_newreno W;
-extern const struct tonic_proto_ops tonic_prog_sack W;
-extern const struct tonic_proto_ops tonic_prog_ndp W;
-extern const struct tonic_proto_ops tonic_prog_dcqcn W;
-extern const struct tonic_proto_ops tonic_prog_irn W;
+#define TONIC_PROG(name) extern const struct tonic_proto_ops tonic_prog_##name W;
+#include "progs.h"
+#undef TONIC_PROG
 
 #define TCP_RCV { .policy = TONIC_RCV_SACK, .delack_segs = 2, \
 		  .delack_ns = SIM_DELACK_NS }
 #define RDMA_RCV(pol) { .policy = (pol), .delack_segs = 1, \
 			.cnp_interval_ns = SIM_CNP_INTERVAL_NS }
 
+/**
+ * struct sim_proto_ent - one protocol the simulator can run
+ * @p: what sim_proto_find() returns (@p.ops is NULL until first found)
+ * @orig: the program's own table; NULL when it is not built in
+ * @copy: the table the simulator runs (its periodic tick may be changed)
+ * @rcv_by_scheme: the receiver follows the credit scheme of @orig:
+ *	window: TCP-like, rate: RDMA-like, grant: NDP's
+ */
 struct sim_proto_ent {
 	struct sim_proto p;
 	const struct tonic_proto_ops *orig;
 	struct tonic_proto_ops copy;
+	bool rcv_by_scheme;
 };
 
+/*
+ * Special cases first (the first entry of a name wins): the built-in
+ * NewReno, the newreno program under another name, and RoCE.  Then every
+ * program of bpf/progs.h under its own name.
+ */
 static struct sim_proto_ent protos[] = {
 	{ .p = { "newreno", NULL, TCP_RCV }, .orig = &tonic_newreno_ops },
 	{ .p = { "newreno-prog", NULL, TCP_RCV }, .orig = &tonic_prog_newreno },
-	{ .p = { "reno", NULL, TCP_RCV }, .orig = &tonic_prog_reno },
-	{ .p = { "sack", NULL, TCP_RCV }, .orig = &tonic_prog_sack },
-	{ .p = { "ndp", NULL, { .policy = TONIC_RCV_SACK, .grant = 1 } },
-	  .orig = &tonic_prog_ndp },
-	{ .p = { "dcqcn", NULL, RDMA_RCV(TONIC_RCV_SACK) }, .orig = &tonic_prog_dcqcn },
-	{ .p = { "irn", NULL, RDMA_RCV(TONIC_RCV_SACK) }, .orig = &tonic_prog_irn },
 	{ .p = { "roce", NULL, RDMA_RCV(TONIC_RCV_GBN) }, .orig = &tonic_prog_dcqcn },
+#define TONIC_PROG(prog) \
+	{ .p = { .name = #prog }, .orig = &tonic_prog_##prog, .rcv_by_scheme = true },
+#include "progs.h"
+#undef TONIC_PROG
 };
+
+static struct tonic_rcv_cfg sim_rcv_for(const struct tonic_proto_ops *ops)
+{
+	static const struct tonic_rcv_cfg tcp = TCP_RCV;
+	static const struct tonic_rcv_cfg rdma = RDMA_RCV(TONIC_RCV_SACK);
+	static const struct tonic_rcv_cfg grant = {
+		.policy = TONIC_RCV_SACK, .grant = 1,
+	};
+
+	switch (ops->scheme) {
+	case TONIC_CREDIT_RATE:
+		return rdma;
+	case TONIC_CREDIT_GRANT:
+		return grant;
+	default:
+		return tcp;
+	}
+}
 
 static struct sim_proto_ent *proto_ent(const char *name)
 {
@@ -63,6 +91,8 @@ static struct sim_proto_ent *proto_ent(const char *name)
 		if (!e->p.ops) {
 			e->copy = *e->orig;
 			e->p.ops = &e->copy;
+			if (e->rcv_by_scheme)
+				e->p.rcv = sim_rcv_for(e->orig);
 		}
 		return e;
 	}
