@@ -68,7 +68,8 @@ $(TSIM): selftests/progs/tsim.c kmod/bpf_sim.h $(PROGS_NATIVE) $(PROGS_ENGINE_LI
 vm-tools: $(TSIM)
 
 # The CLI.  Other subcommand families (netlink stats) add their files to
-# TONIC_CLI_SRCS and libraries to TONIC_CLI_LIBS in their own fragment,
+# TONIC_CLI_SRCS, include flags to TONIC_CLI_INC and libraries to
+# TONIC_CLI_LIBS in their own fragment,
 # and register in userspace/tonic/main.c.
 TONIC_CLI := $(BUILD)/tonic
 TONIC_CLI_SRCS += userspace/tonic/main.c userspace/tonic/prog.c
@@ -77,7 +78,7 @@ USERSPACE_TOOLS += $(TONIC_CLI)
 
 $(TONIC_CLI): $(TONIC_CLI_SRCS) $(wildcard userspace/tonic/*.h) uapi/linux/tonic.h
 	@mkdir -p $(@D)
-	$(CC) -O2 -g -Wall -Wextra -Werror -Iuapi -Iuserspace/tonic \
+	$(CC) -O2 -g -Wall -Wextra -Werror -Iuapi -Iuserspace/tonic $(TONIC_CLI_INC) \
 		$(sort $(TONIC_CLI_SRCS)) $(TONIC_CLI_LIBS) -o $@
 
 .PHONY: bpf-progs
