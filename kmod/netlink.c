@@ -141,6 +141,17 @@ err_free:
 
 /* ---- flows ---- */
 
+/*
+ * The flow attribute "signals" carries tonic_info.signals: the spec's
+ * flags must be the TONIC_SIG_* bits of uapi/linux/tonic.h.
+ */
+static_assert((int)TONIC_SIGNALS_ACK == (int)TONIC_SIG_ACK &&
+	      (int)TONIC_SIGNALS_NACK == (int)TONIC_SIG_NACK &&
+	      (int)TONIC_SIGNALS_GRANT == (int)TONIC_SIG_GRANT &&
+	      (int)TONIC_SIGNALS_CNP == (int)TONIC_SIG_CNP &&
+	      (int)TONIC_SIGNALS_ECE == (int)TONIC_SIG_ECE);
+
+
 /**
  * struct nl_flow_filter - what a flow dump asks for
  * @family: AF_INET/AF_INET6, 0 = any
