@@ -151,7 +151,6 @@ static_assert((int)TONIC_SIGNALS_ACK == (int)TONIC_SIG_ACK &&
 	      (int)TONIC_SIGNALS_CNP == (int)TONIC_SIG_CNP &&
 	      (int)TONIC_SIGNALS_ECE == (int)TONIC_SIG_ECE);
 
-
 /**
  * struct nl_flow_filter - what a flow dump asks for
  * @family: AF_INET/AF_INET6, 0 = any
