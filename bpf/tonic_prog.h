@@ -38,32 +38,11 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 
-/* Engine constants that BTF does not carry (macros, unused enums). */
-#define TONIC_CTRL_ACK		1
-#define TONIC_CTRL_NACK		2
-#define TONIC_CTRL_GRANT	3
-#define TONIC_CTRL_CNP		4
-#define TONIC_CF_CUMACK		0x01
-#define TONIC_CF_SACK		0x02
-#define TONIC_CF_NACK		0x04
-#define TONIC_CF_GRANT		0x08
-#define TONIC_CF_ECE		0x10
-#define TONIC_CF_RTT		0x20
-#define TONIC_CF_DUP		0x40
-#define TONIC_OUT_RTX		0x01
-#define TONIC_OUT_WND		0x02
-#define TONIC_OUT_RATE		0x04
-#define TONIC_OUT_TIMER		0x08
-#define TONIC_OUT_TIMER_STOP	0x10
-#define TONIC_OUT_PROBE		0x20
-#define TONIC_TIMEOUT_RTO	1
-#define TONIC_TIMEOUT_PROBE	2
-#define TONIC_SIG_ACK		(1U << 0)
-#define TONIC_SIG_NACK		(1U << 1)
-#define TONIC_SIG_GRANT		(1U << 2)
-#define TONIC_SIG_CNP		(1U << 3)
-#define TONIC_SIG_ECE		(1U << 4)
-#define TONIC_USER_BYTES	256
+/*
+ * The engine's constants (TONIC_CTRL_*, TONIC_CF_*, TONIC_OUT_*,
+ * TONIC_SIG_*, TONIC_USER_BYTES) are enums of tonic.ko and come with its
+ * BTF in vmlinux.h.
+ */
 
 extern bool bpf_tonic_is_acked(struct tonic_flow_ctx *fl, u32 seg) __ksym;
 extern bool bpf_tonic_is_marked(struct tonic_flow_ctx *fl, u32 seg) __ksym;
@@ -128,12 +107,8 @@ static __always_inline bool tonic_seq_after(u32 a, u32 b)
 
 #include "engine.h"
 #include "bpf_query.h"
+#include "bpf_user.h"
 #include <linux/tonic.h>
-
-#define TONIC_USER_BYTES	256
-struct tonic_user {
-	u64 data[TONIC_USER_BYTES / 8];
-};
 
 #define tonic_is_acked(fl, s)		tonic_ctx_is_acked(fl, s)
 #define tonic_is_marked(fl, s)		tonic_ctx_is_marked(fl, s)

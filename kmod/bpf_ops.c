@@ -426,6 +426,17 @@ static const struct bpf_verifier_ops tonic_bpf_verifier_ops = {
 
 static int tonic_bpf_init(struct btf *btf)
 {
+	/*
+	 * Constants the programs use but no member of tonic.ko's types has
+	 * as its type: name them here so that they are in the module's BTF
+	 * and bpf/ gets them through vmlinux.h instead of copies.
+	 */
+	BTF_TYPE_EMIT(enum tonic_ctrl_type);
+	BTF_TYPE_EMIT(enum tonic_ctrl_flag);
+	BTF_TYPE_EMIT(enum tonic_out_flag);
+	BTF_TYPE_EMIT(enum tonic_timeout_kind);
+	BTF_TYPE_EMIT(enum tonic_signal);
+	BTF_TYPE_EMIT(enum tonic_user_size);
 	return 0;
 }
 

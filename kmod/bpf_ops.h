@@ -16,21 +16,10 @@
 #include <linux/tonic.h>
 
 #include "engine.h"
+#include "bpf_user.h"
 
-/* Bytes of per-flow state a program may use (Tonic: 256 B for grant). */
-#define TONIC_USER_BYTES	256
 /* Protocol programs attached at the same time. */
 #define TONIC_BPF_SLOTS		16
-
-/**
- * struct tonic_user - per-flow state owned by a protocol program
- * @data: zeroed when the flow starts (and when its program is replaced)
- *
- * A program casts this to its own struct of at most TONIC_USER_BYTES.
- */
-struct tonic_user {
-	u64 data[TONIC_USER_BYTES / 8];
-};
 
 /**
  * struct tonic_ops - a transport protocol's loss detection and credit

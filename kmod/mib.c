@@ -14,41 +14,11 @@
 #include "protocol.h"
 
 const char *const tonic_mib_names[__TONIC_MIB_MAX] = {
-	[TONIC_MIB_NUM]			= "Num",
-	[TONIC_MIB_SEGS_OUT]		= "SegsOut",
-	[TONIC_MIB_SEGS_RTX]		= "SegsRetrans",
-	[TONIC_MIB_SEGS_IN]		= "SegsIn",
-	[TONIC_MIB_SUBSEGS]		= "SubSegments",
-	[TONIC_MIB_ACKS_OUT]		= "AcksOut",
-	[TONIC_MIB_ACKS_IN]		= "AcksIn",
-	[TONIC_MIB_NACKS_OUT]		= "NacksOut",
-	[TONIC_MIB_NACKS_IN]		= "NacksIn",
-	[TONIC_MIB_CNPS_OUT]		= "CnpsOut",
-	[TONIC_MIB_CNPS_IN]		= "CnpsIn",
-	[TONIC_MIB_ECE_OUT]		= "EceOut",
-	[TONIC_MIB_GRANTS_OUT]		= "GrantsOut",
-	[TONIC_MIB_GRANTS_IN]		= "GrantsIn",
-	[TONIC_MIB_TIMEOUTS]		= "Timeouts",
-	[TONIC_MIB_SYN_RTX]		= "SynRetrans",
-	[TONIC_MIB_FIN_RTX]		= "FinRetrans",
-	[TONIC_MIB_PROBES_OUT]		= "ProbesOut",
-	[TONIC_MIB_RSTS_OUT]		= "RstsOut",
-	[TONIC_MIB_RSTS_IN]		= "RstsIn",
-	[TONIC_MIB_ACTIVE_OPENS]	= "ActiveOpens",
-	[TONIC_MIB_PASSIVE_OPENS]	= "PassiveOpens",
-	[TONIC_MIB_CONN_FAILED]		= "ConnFailed",
-	[TONIC_MIB_DROP_CSUM]		= "DropCsum",
-	[TONIC_MIB_DROP_MALFORMED]	= "DropMalformed",
-	[TONIC_MIB_DROP_NOSOCK]		= "DropNoSocket",
-	[TONIC_MIB_DROP_WINDOW]		= "DropWindow",
-	[TONIC_MIB_DROP_DUP]		= "DropDuplicate",
-	[TONIC_MIB_DROP_MEM]		= "DropMemory",
-	[TONIC_MIB_DROP_STATE]		= "DropState",
-	[TONIC_MIB_LISTEN_DROPS]	= "ListenDrops",
-	[TONIC_MIB_PROG_CLAMPED]	= "ProgClamped",
-	[TONIC_MIB_DELAYED_ACKS]	= "DelayedAcks",
-	[TONIC_MIB_ENGINE_BATCHES]	= "EngineBatches",
-	[TONIC_MIB_TIMER_MISSING]	= "TimerMissing",
+	[TONIC_MIB_NUM]		= "Num",
+#define TONIC_MIB(id, name)	\
+	[TONIC_MIB_##id] = #name,
+#include "mib.h"
+#undef TONIC_MIB
 };
 
 u64 tonic_mib_read(struct net *net, int field)

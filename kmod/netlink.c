@@ -49,43 +49,21 @@ static DEFINE_MUTEX(tonic_nl_mutex);
 
 /* ---- stats ---- */
 
-/* Netlink attribute of each MIB counter; 0 = not exported. */
+/* Netlink attribute of each MIB counter (kmod/mib.h); 0 = not exported. */
 static const u8 nl_mib_attr[__TONIC_MIB_MAX] = {
-	[TONIC_MIB_SEGS_OUT]		= TONIC_A_STATS_SEGS_OUT,
-	[TONIC_MIB_SEGS_RTX]		= TONIC_A_STATS_SEGS_RTX,
-	[TONIC_MIB_SEGS_IN]		= TONIC_A_STATS_SEGS_IN,
-	[TONIC_MIB_SUBSEGS]		= TONIC_A_STATS_SUBSEGS,
-	[TONIC_MIB_ACKS_OUT]		= TONIC_A_STATS_ACKS_OUT,
-	[TONIC_MIB_ACKS_IN]		= TONIC_A_STATS_ACKS_IN,
-	[TONIC_MIB_NACKS_OUT]		= TONIC_A_STATS_NACKS_OUT,
-	[TONIC_MIB_NACKS_IN]		= TONIC_A_STATS_NACKS_IN,
-	[TONIC_MIB_CNPS_OUT]		= TONIC_A_STATS_CNPS_OUT,
-	[TONIC_MIB_CNPS_IN]		= TONIC_A_STATS_CNPS_IN,
-	[TONIC_MIB_ECE_OUT]		= TONIC_A_STATS_ECE_OUT,
-	[TONIC_MIB_GRANTS_OUT]		= TONIC_A_STATS_GRANTS_OUT,
-	[TONIC_MIB_GRANTS_IN]		= TONIC_A_STATS_GRANTS_IN,
-	[TONIC_MIB_TIMEOUTS]		= TONIC_A_STATS_TIMEOUTS,
-	[TONIC_MIB_SYN_RTX]		= TONIC_A_STATS_SYN_RTX,
-	[TONIC_MIB_FIN_RTX]		= TONIC_A_STATS_FIN_RTX,
-	[TONIC_MIB_PROBES_OUT]		= TONIC_A_STATS_PROBES_OUT,
-	[TONIC_MIB_RSTS_OUT]		= TONIC_A_STATS_RSTS_OUT,
-	[TONIC_MIB_RSTS_IN]		= TONIC_A_STATS_RSTS_IN,
-	[TONIC_MIB_ACTIVE_OPENS]	= TONIC_A_STATS_ACTIVE_OPENS,
-	[TONIC_MIB_PASSIVE_OPENS]	= TONIC_A_STATS_PASSIVE_OPENS,
-	[TONIC_MIB_CONN_FAILED]		= TONIC_A_STATS_CONN_FAILED,
-	[TONIC_MIB_DROP_CSUM]		= TONIC_A_STATS_DROP_CSUM,
-	[TONIC_MIB_DROP_MALFORMED]	= TONIC_A_STATS_DROP_MALFORMED,
-	[TONIC_MIB_DROP_NOSOCK]		= TONIC_A_STATS_DROP_NOSOCK,
-	[TONIC_MIB_DROP_WINDOW]		= TONIC_A_STATS_DROP_WINDOW,
-	[TONIC_MIB_DROP_DUP]		= TONIC_A_STATS_DROP_DUP,
-	[TONIC_MIB_DROP_MEM]		= TONIC_A_STATS_DROP_MEM,
-	[TONIC_MIB_DROP_STATE]		= TONIC_A_STATS_DROP_STATE,
-	[TONIC_MIB_LISTEN_DROPS]	= TONIC_A_STATS_LISTEN_DROPS,
-	[TONIC_MIB_PROG_CLAMPED]	= TONIC_A_STATS_PROG_CLAMPED,
-	[TONIC_MIB_ENGINE_BATCHES]	= TONIC_A_STATS_ENGINE_BATCHES,
-	[TONIC_MIB_DELAYED_ACKS]	= TONIC_A_STATS_DELAYED_ACKS,
-	[TONIC_MIB_TIMER_MISSING]	= TONIC_A_STATS_TIMER_MISSING,
+#define TONIC_MIB(id, name)	\
+	[TONIC_MIB_##id] = TONIC_A_STATS_##id,
+#include "mib.h"
+#undef TONIC_MIB
 };
+
+/*
+ * Every stats attribute of the spec but active-flows and pad is a MIB
+ * counter: the build fails if mib.h and the YAML spec disagree (a counter
+ * without attribute fails above, an attribute without counter here).
+ */
+#define NL_STATS_NOT_MIB	2	/* active-flows, pad */
+static_assert(__TONIC_MIB_MAX - 1 + NL_STATS_NOT_MIB == TONIC_A_STATS_MAX);
 
 /* A connection for the flow table: a full socket that is not listening. */
 static bool nl_sk_is_flow(const struct sock *sk, const struct net *net)
@@ -160,6 +138,16 @@ err_free:
 }
 
 /* ---- flows ---- */
+
+/*
+ * The flow attribute "signals" carries tonic_info.signals: the spec's
+ * flags must be the TONIC_SIG_* bits of uapi/linux/tonic.h.
+ */
+static_assert((int)TONIC_SIGNALS_ACK == (int)TONIC_SIG_ACK &&
+	      (int)TONIC_SIGNALS_NACK == (int)TONIC_SIG_NACK &&
+	      (int)TONIC_SIGNALS_GRANT == (int)TONIC_SIG_GRANT &&
+	      (int)TONIC_SIGNALS_CNP == (int)TONIC_SIG_CNP &&
+	      (int)TONIC_SIGNALS_ECE == (int)TONIC_SIG_ECE);
 
 /**
  * struct nl_flow_filter - what a flow dump asks for
@@ -778,21 +766,20 @@ int tonic_nl_prog_default_set_doit(struct sk_buff *skb, struct genl_info *info)
 
 /* Where struct tonic_net keeps each setting, by attribute. */
 static const size_t nl_config_off[TONIC_A_CONFIG_MAX + 1] = {
-	[TONIC_A_CONFIG_SEGMENT_SIZE]	= offsetof(struct tonic_net, segment_size),
-	[TONIC_A_CONFIG_WINDOW]		= offsetof(struct tonic_net, window),
-	[TONIC_A_CONFIG_FLUSH_DELAY_US]	= offsetof(struct tonic_net, flush_delay_us),
-	[TONIC_A_CONFIG_SYN_RETRIES]	= offsetof(struct tonic_net, syn_retries),
-	[TONIC_A_CONFIG_FIN_RETRIES]	= offsetof(struct tonic_net, fin_retries),
-	[TONIC_A_CONFIG_RTO_MIN_MS]	= offsetof(struct tonic_net, rto_min_ms),
-	[TONIC_A_CONFIG_CNP_INTERVAL_US] = offsetof(struct tonic_net, cnp_interval_us),
-	[TONIC_A_CONFIG_WMEM_DEFAULT]	= offsetof(struct tonic_net, wmem_default),
-	[TONIC_A_CONFIG_RMEM_DEFAULT]	= offsetof(struct tonic_net, rmem_default),
-	[TONIC_A_CONFIG_RTO_LOW_US]	= offsetof(struct tonic_net, rto_low_us),
-	[TONIC_A_CONFIG_RTO_LOW_SEGS]	= offsetof(struct tonic_net, rto_low_segs),
-	[TONIC_A_CONFIG_RTO_MAX_MS]	= offsetof(struct tonic_net, rto_max_ms),
-	[TONIC_A_CONFIG_DELACK_SEGS]	= offsetof(struct tonic_net, delack_segs),
-	[TONIC_A_CONFIG_DELACK_US]	= offsetof(struct tonic_net, delack_us),
+#define TONIC_SETTING(name, attr, def, min, max)			\
+	[TONIC_A_CONFIG_##attr] = offsetof(struct tonic_net, name),
+#include "settings.h"
+#undef TONIC_SETTING
 };
+
+/* Every config attribute of the spec is a line of kmod/settings.h. */
+enum {
+#define TONIC_SETTING(name, attr, def, min, max) NL_CONFIG_##attr,
+#include "settings.h"
+#undef TONIC_SETTING
+	NL_CONFIG_COUNT
+};
+static_assert((int)TONIC_A_CONFIG_MAX == (int)NL_CONFIG_COUNT);
 
 static int *nl_config_field(struct tonic_net *tn, int attr)
 {

@@ -13,22 +13,21 @@
 
 unsigned int tonic_net_id __read_mostly;
 
+/* The defaults of kmod/settings.h. */
 static void tonic_net_defaults(struct tonic_net *tn)
 {
-	tn->segment_size = 0;
-	tn->window = 128;
-	tn->flush_delay_us = 200;
-	tn->syn_retries = 5;
-	tn->fin_retries = 8;
-	tn->rto_min_ms = 200;
-	tn->cnp_interval_us = 50;
-	tn->wmem_default = sysctl_tonic_wmem[1];
-	tn->rmem_default = sysctl_tonic_rmem[1];
-	tn->rto_low_us = 1000;		/* about 2 RTTs of the TCG guest */
-	tn->rto_low_segs = 3;		/* IRN's N */
-	tn->delack_segs = 2;		/* RFC 5681 §4.2, as TCP */
-	tn->delack_us = 500;		/* well below rto_low_us */
-	tn->rto_max_ms = 120000;	/* TCP_RTO_MAX */
+	const struct {
+		int *field;
+		int value;
+	} defaults[] = {
+#define TONIC_SETTING(name, attr, def, min, max) { &tn->name, (def) },
+#include "settings.h"
+#undef TONIC_SETTING
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(defaults); i++)
+		*defaults[i].field = defaults[i].value;
 }
 
 static int __net_init tonic_net_init(struct net *net)

@@ -37,43 +37,15 @@
 #error "tonic needs CONFIG_IP_DCCP: tcp_or_dccp_get_hashinfo() ignores private hash tables without it"
 #endif
 
-/* MIB counters, per netns and per CPU.  Exported by netlink later. */
+/*
+ * MIB counters, per netns and per CPU (kmod/mib.h lists them, with what
+ * each counts), shown in /proc/net/tonic_stat and over netlink.
+ */
 enum tonic_mib_field {
 	TONIC_MIB_NUM = 0,
-	TONIC_MIB_SEGS_OUT,		/* data segments sent, incl. retransmissions */
-	TONIC_MIB_SEGS_RTX,		/* data segments retransmitted */
-	TONIC_MIB_SEGS_IN,		/* data segments received (valid checksum) */
-	TONIC_MIB_SUBSEGS,		/* sub-segments announced after the flush delay */
-	TONIC_MIB_ACKS_OUT,		/* ACK packets sent */
-	TONIC_MIB_ACKS_IN,		/* ACK packets received */
-	TONIC_MIB_NACKS_OUT,		/* ACKs sent with the NACK flag */
-	TONIC_MIB_NACKS_IN,		/* ACKs received with the NACK flag */
-	TONIC_MIB_CNPS_OUT,		/* CNPs sent (CE seen, rate limited) */
-	TONIC_MIB_CNPS_IN,		/* CNPs received */
-	TONIC_MIB_ECE_OUT,		/* ACKs sent with ECN echo */
-	TONIC_MIB_GRANTS_OUT,		/* ACKs sent carrying grant tokens */
-	TONIC_MIB_GRANTS_IN,		/* ACKs received carrying grant tokens */
-	TONIC_MIB_TIMEOUTS,		/* retransmission timeouts (engine) */
-	TONIC_MIB_SYN_RTX,		/* SYN retransmissions */
-	TONIC_MIB_FIN_RTX,		/* FIN retransmissions */
-	TONIC_MIB_PROBES_OUT,		/* zero-window probes sent */
-	TONIC_MIB_RSTS_OUT,		/* resets sent */
-	TONIC_MIB_RSTS_IN,		/* valid resets received */
-	TONIC_MIB_ACTIVE_OPENS,		/* connect() that sent a SYN */
-	TONIC_MIB_PASSIVE_OPENS,	/* connections accepted from a listener */
-	TONIC_MIB_CONN_FAILED,		/* handshakes that failed (refused, timed out) */
-	TONIC_MIB_DROP_CSUM,		/* dropped: bad checksum */
-	TONIC_MIB_DROP_MALFORMED,	/* dropped: too short, bad type or length */
-	TONIC_MIB_DROP_NOSOCK,		/* dropped: no socket (a reset was sent) */
-	TONIC_MIB_DROP_WINDOW,		/* dropped: outside the receive window */
-	TONIC_MIB_DROP_DUP,		/* dropped: duplicate data segment */
-	TONIC_MIB_DROP_MEM,		/* dropped: receive memory exhausted */
-	TONIC_MIB_DROP_STATE,		/* dropped: unexpected in this state / bad seq */
-	TONIC_MIB_LISTEN_DROPS,		/* SYNs dropped: backlog full */
-	TONIC_MIB_PROG_CLAMPED,		/* program outputs the engine clamped */
-	TONIC_MIB_ENGINE_BATCHES,	/* engine tx calls that emitted segments */
-	TONIC_MIB_DELAYED_ACKS,		/* ACKs sent by the delayed-ACK timer */
-	TONIC_MIB_TIMER_MISSING,	/* a connection owed progress with no timer armed */
+#define TONIC_MIB(id, name) TONIC_MIB_##id,
+#include "mib.h"
+#undef TONIC_MIB
 	__TONIC_MIB_MAX
 };
 

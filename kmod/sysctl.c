@@ -2,6 +2,9 @@
 /*
  * Tonic for Linux: net.tonic.* sysctls.
  *
+ * The settings and their limits are the lines of kmod/settings.h, which
+ * netlink's config attributes share.
+ *
  * Every entry is per namespace: the table is duplicated for each netns
  * and its .data pointers moved into that namespace's struct tonic_net
  * (a writable entry pointing at module memory would make the sysctl core
@@ -12,60 +15,25 @@
 
 #include "protocol.h"
 
-static int zero;
-static int one = 1;
-static int max_window = TONIC_MAX_WINDOW;
-static int max_seg = TONIC_MAX_SEGMENT;
-static int max_delay = USEC_PER_SEC;
-static int max_retries = 50;
-static int min_rto = 1;
-static int max_rto = 60000;
-static int max_rto_cap = 120000;	/* TCP_RTO_MAX */
-static int min_buf = SOCK_MIN_SNDBUF;
-static int max_buf = 64 << 20;
-static int max_rto_us = 60 * USEC_PER_SEC;
-
-#define TONIC_SYSCTL(_name, _field, _min, _max)			\
-	{							\
-		.procname	= _name,			\
-		.data		= (void *)offsetof(struct tonic_net, _field), \
-		.maxlen		= sizeof(int),			\
-		.mode		= 0644,				\
-		.proc_handler	= proc_dointvec_minmax,		\
-		.extra1		= _min,				\
-		.extra2		= _max,				\
-	}
+/*
+ * One entry per line of settings.h.  The limits are file-scope compound
+ * literals (static storage), one pair per entry.
+ */
+#define TONIC_SETTING(_name, _attr, _def, _min, _max)			\
+	{								\
+		.procname	= #_name,				\
+		.data		= (void *)offsetof(struct tonic_net, _name), \
+		.maxlen		= sizeof(int),				\
+		.mode		= 0644,					\
+		.proc_handler	= proc_dointvec_minmax,			\
+		.extra1		= &(int){ _min },			\
+		.extra2		= &(int){ _max },			\
+	},
 
 static struct ctl_table tonic_sysctl_template[] = {
-	/* default C; 0 = path MTU minus headers */
-	TONIC_SYSCTL("segment_size", segment_size, &zero, &max_seg),
-	/* default K, segments */
-	TONIC_SYSCTL("window", window, &one, &max_window),
-	/* default flush delay T, microseconds */
-	TONIC_SYSCTL("flush_delay_us", flush_delay_us, &zero, &max_delay),
-	/* SYN retransmissions before ETIMEDOUT */
-	TONIC_SYSCTL("syn_retries", syn_retries, &zero, &max_retries),
-	/* FIN retransmissions before the connection is reset */
-	TONIC_SYSCTL("fin_retries", fin_retries, &zero, &max_retries),
-	/* minimum retransmission timeout, ms (engine and FIN/probe) */
-	TONIC_SYSCTL("rto_min_ms", rto_min_ms, &min_rto, &max_rto),
-	/* at most one CNP per connection per interval, microseconds */
-	TONIC_SYSCTL("cnp_interval_us", cnp_interval_us, &zero, &max_delay),
-	/* initial SO_SNDBUF of new sockets, bytes */
-	TONIC_SYSCTL("wmem_default", wmem_default, &min_buf, &max_buf),
-	/* initial SO_RCVBUF of new sockets, bytes */
-	TONIC_SYSCTL("rmem_default", rmem_default, &min_buf, &max_buf),
-	/* lowest RTO while at most rto_low_segs are in flight, microseconds */
-	TONIC_SYSCTL("rto_low_us", rto_low_us, &one, &max_rto_us),
-	/* flight (segments) up to which rto_low_us applies; 0 = off */
-	TONIC_SYSCTL("rto_low_segs", rto_low_segs, &zero, &max_window),
-	/* ACK at least every this many in-order full segments; 1 = each */
-	TONIC_SYSCTL("delack_segs", delack_segs, &one, &max_window),
-	/* longest an ACK for in-order data is held, microseconds */
-	TONIC_SYSCTL("delack_us", delack_us, &one, &max_delay),
-	/* highest retransmission timeout (the backoff's cap), ms */
-	TONIC_SYSCTL("rto_max_ms", rto_max_ms, &min_rto, &max_rto_cap),
+#include "settings.h"
 };
+#undef TONIC_SETTING
 
 int tonic_sysctl_net_init(struct net *net)
 {

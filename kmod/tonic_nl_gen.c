@@ -30,12 +30,12 @@ static const struct netlink_range_validation tonic_a_config_cnp_interval_us_rang
 
 static const struct netlink_range_validation tonic_a_config_wmem_default_range = {
 	.min	= 4096ULL,
-	.max	= 1073741824ULL,
+	.max	= 67108864ULL,
 };
 
 static const struct netlink_range_validation tonic_a_config_rmem_default_range = {
 	.min	= 4096ULL,
-	.max	= 1073741824ULL,
+	.max	= 67108864ULL,
 };
 
 static const struct netlink_range_validation tonic_a_config_rto_low_us_range = {

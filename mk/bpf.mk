@@ -10,9 +10,10 @@
 #   $(BUILD)/tonic                CLI: tonic prog load|list|unload|default
 #
 # vmlinux.h comes from the module's split BTF on top of the kernel's.
+# The programs are the TONIC_PROG(NAME) lines of bpf/progs.h.
 
-BPF_PROGS := reno newreno sack ndp dcqcn irn rack
 BPF_DIR := bpf
+BPF_PROGS := $(shell sed -n 's/^TONIC_PROG(\([a-z0-9_]*\))$$/\1/p' $(BPF_DIR)/progs.h)
 BPF_CLANG ?= clang
 BPFTOOL ?= bpftool
 BPF_HDRS := $(wildcard $(BPF_DIR)/*.h)
@@ -67,7 +68,8 @@ $(TSIM): selftests/progs/tsim.c kmod/bpf_sim.h $(PROGS_NATIVE) $(PROGS_ENGINE_LI
 vm-tools: $(TSIM)
 
 # The CLI.  Other subcommand families (netlink stats) add their files to
-# TONIC_CLI_SRCS and libraries to TONIC_CLI_LIBS in their own fragment,
+# TONIC_CLI_SRCS, include flags to TONIC_CLI_INC and libraries to
+# TONIC_CLI_LIBS in their own fragment,
 # and register in userspace/tonic/main.c.
 TONIC_CLI := $(BUILD)/tonic
 TONIC_CLI_SRCS += userspace/tonic/main.c userspace/tonic/prog.c
@@ -76,7 +78,7 @@ USERSPACE_TOOLS += $(TONIC_CLI)
 
 $(TONIC_CLI): $(TONIC_CLI_SRCS) $(wildcard userspace/tonic/*.h) uapi/linux/tonic.h
 	@mkdir -p $(@D)
-	$(CC) -O2 -g -Wall -Wextra -Werror -Iuapi -Iuserspace/tonic \
+	$(CC) -O2 -g -Wall -Wextra -Werror -Iuapi -Iuserspace/tonic $(TONIC_CLI_INC) \
 		$(sort $(TONIC_CLI_SRCS)) $(TONIC_CLI_LIBS) -o $@
 
 .PHONY: bpf-progs

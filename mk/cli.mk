@@ -8,4 +8,7 @@ CLI_NL_SRCS := $(addprefix userspace/tonic/,nl.c stats.c flows.c config.c monito
 TONIC_CLI_SRCS += $(CLI_NL_SRCS)
 TONIC_CLI_LIBS += $(shell pkg-config --libs libmnl 2>/dev/null || echo -lmnl)
 
-$(TONIC_CLI): $(CLI_NL_SRCS) uapi/linux/tonic_netlink.h
+# The counter and setting names come from the module's lists.
+TONIC_CLI_INC += -iquote kmod
+
+$(TONIC_CLI): $(CLI_NL_SRCS) uapi/linux/tonic_netlink.h kmod/mib.h kmod/settings.h

@@ -12,6 +12,6 @@
 netlink-gen:
 	./scripts/netlink-gen.sh
 
-UNIT_TESTS += selftests/unit/test_netlink_gen.sh
+UNIT_TESTS += selftests/unit/test_netlink_gen.sh selftests/unit/test_settings.sh
 
 .PHONY: netlink-gen

@@ -11,20 +11,19 @@
 SIM_DIR := userspace/sim
 SIM_SRCS := $(sort $(wildcard $(SIM_DIR)/*.c))
 SIM_LIB_SRCS := $(filter-out $(SIM_DIR)/main.c,$(SIM_SRCS))
-SIM_HDRS := $(wildcard $(SIM_DIR)/*.h) $(wildcard kmod/engine/*.h)
+SIM_HDRS := $(wildcard $(SIM_DIR)/*.h) $(wildcard kmod/engine/*.h) bpf/progs.h
 SIM_WARN := -Wall -Wextra -Werror
-SIM_INC := -Ikmod/engine -Iuapi -I$(SIM_DIR)
+SIM_INC := -Ikmod/engine -Iuapi -I$(SIM_DIR) -Ibpf
 SIM_CFLAGS := -O2 -g $(SIM_WARN) $(SIM_INC)
 SIM_ASAN_CFLAGS := -O1 -g -fsanitize=address,undefined \
 	-fno-sanitize-recover=all -fno-omit-frame-pointer $(SIM_WARN) $(SIM_INC)
 
-# Protocol programs of bpf/ built natively (tonic_prog.h without __bpf__),
-# without sanitizers for speed.  They are linked when they exist; the
+# Protocol programs of bpf/ (BPF_PROGS, from bpf/progs.h) built natively
+# (tonic_prog.h without __bpf__), without sanitizers for speed.  They are linked when they exist; the
 # simulator references them weakly.  dcqcn.h defines its parameters in
 # every program that includes it; each program other than dcqcn gets its
 # own copy, renamed PROG__dcqcn_* (as each BPF object has its own rodata).
-SIM_PROGS := reno newreno sack ndp dcqcn irn rack
-SIM_PROG_SRCS := $(wildcard $(addprefix bpf/,$(addsuffix .bpf.c,$(SIM_PROGS))))
+SIM_PROG_SRCS := $(wildcard $(addprefix bpf/,$(addsuffix .bpf.c,$(BPF_PROGS))))
 SIM_PROG_INC := -Ikmod -Iuapi -Ibpf
 SIM_PROG_HDRS := $(wildcard bpf/*.h) $(wildcard kmod/bpf_query.h)
 SIM_RENAME = nm --defined-only $@ | \

@@ -30,7 +30,8 @@ insmod ./tonic.ko || die "insmod failed"
 lsmod | grep -E '^(Module|tonic) '
 
 step "attach the eBPF protocol programs"
-for p in reno sack ndp dcqcn irn; do
+for p in $(tonic_progs); do
+	[ "$p" = newreno ] && continue	# the built-in is there already
 	$TONIC prog load build/bpf/$p.bpf.o >/dev/null || die "cannot load $p"
 done
 $TONIC prog list

@@ -76,14 +76,28 @@ enum tonic_ctrl_type {
 	TONIC_CTRL_CNP,		/* congestion notification (DCQCN) */
 };
 
-/* Which fields of struct tonic_ctrl_desc are valid. */
-#define TONIC_CF_CUMACK		0x01
-#define TONIC_CF_SACK		0x02
-#define TONIC_CF_NACK		0x04
-#define TONIC_CF_GRANT		0x08
-#define TONIC_CF_ECE		0x10	/* ECN echo */
-#define TONIC_CF_RTT		0x20
-#define TONIC_CF_DUP		0x40	/* @sack arrived again (a DSACK) */
+/**
+ * enum tonic_ctrl_flag - which fields of struct tonic_ctrl_desc are valid
+ * @TONIC_CF_CUMACK: @cumack
+ * @TONIC_CF_SACK: @sack
+ * @TONIC_CF_NACK: @nack
+ * @TONIC_CF_GRANT: @grant
+ * @TONIC_CF_ECE: the packet carried an ECN echo
+ * @TONIC_CF_RTT: @rtt_ns
+ * @TONIC_CF_DUP: @sack arrived again (a DSACK)
+ *
+ * Enums rather than macros (like the others of this file) so that BPF
+ * programs get them from the module's BTF (kmod/bpf_ops.c emits them).
+ */
+enum tonic_ctrl_flag {
+	TONIC_CF_CUMACK		= 0x01,
+	TONIC_CF_SACK		= 0x02,
+	TONIC_CF_NACK		= 0x04,
+	TONIC_CF_GRANT		= 0x08,
+	TONIC_CF_ECE		= 0x10,
+	TONIC_CF_RTT		= 0x20,
+	TONIC_CF_DUP		= 0x40,
+};
 
 /**
  * struct tonic_ctrl_desc - one incoming control event
@@ -191,17 +205,34 @@ struct tonic_flow_params {
 
 #define TONIC_MAX_SEGMENT_BYTES	(1U << 20)
 
-/* Hook outputs: which fields of struct tonic_hook_out are meant. */
-#define TONIC_OUT_RTX		0x01	/* mark [rtx_start, rtx_end) */
-#define TONIC_OUT_WND		0x02	/* set the window to wnd */
-#define TONIC_OUT_RATE		0x04	/* set the rate to rate_bps */
-#define TONIC_OUT_TIMER		0x08	/* (re)arm the rtx timer, timer_ns from now */
-#define TONIC_OUT_TIMER_STOP	0x10	/* stop the rtx timer */
-#define TONIC_OUT_PROBE		0x20	/* with TIMER: an early timer, see below */
+/**
+ * enum tonic_out_flag - which fields of struct tonic_hook_out are meant
+ * @TONIC_OUT_RTX: mark [rtx_start, rtx_end)
+ * @TONIC_OUT_WND: set the window to wnd
+ * @TONIC_OUT_RATE: set the rate to rate_bps
+ * @TONIC_OUT_TIMER: (re)arm the rtx timer, timer_ns from now
+ * @TONIC_OUT_TIMER_STOP: stop the rtx timer
+ * @TONIC_OUT_PROBE: with TONIC_OUT_TIMER: an early timer (see struct
+ *	tonic_hook_out)
+ */
+enum tonic_out_flag {
+	TONIC_OUT_RTX		= 0x01,
+	TONIC_OUT_WND		= 0x02,
+	TONIC_OUT_RATE		= 0x04,
+	TONIC_OUT_TIMER		= 0x08,
+	TONIC_OUT_TIMER_STOP	= 0x10,
+	TONIC_OUT_PROBE		= 0x20,
+};
 
-/* struct tonic_flow_ctx.timeout in the periodic hook */
-#define TONIC_TIMEOUT_RTO	1	/* the retransmission timer expired */
-#define TONIC_TIMEOUT_PROBE	2	/* an early (TONIC_OUT_PROBE) timer expired */
+/**
+ * enum tonic_timeout_kind - struct tonic_flow_ctx.timeout in the periodic hook
+ * @TONIC_TIMEOUT_RTO: the retransmission timer expired
+ * @TONIC_TIMEOUT_PROBE: an early (TONIC_OUT_PROBE) timer expired
+ */
+enum tonic_timeout_kind {
+	TONIC_TIMEOUT_RTO	= 1,
+	TONIC_TIMEOUT_PROBE	= 2,
+};
 
 /**
  * struct tonic_hook_out - what a protocol hook asks for

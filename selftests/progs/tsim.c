@@ -14,28 +14,20 @@
 #include "engine.h"
 #include "bpf_sim.h"
 
-#define DECLARE_PROG(p)							\
+#define TONIC_PROG(p)							\
 	extern const struct tonic_proto_ops tonic_prog_##p;		\
-	extern const u32 tonic_prog_##p##_signals
-
-DECLARE_PROG(reno);
-DECLARE_PROG(newreno);
-DECLARE_PROG(sack);
-DECLARE_PROG(ndp);
-DECLARE_PROG(dcqcn);
-DECLARE_PROG(irn);
+	extern const u32 tonic_prog_##p##_signals;
+#include "progs.h"
+#undef TONIC_PROG
 
 static const struct {
 	const char *name;
 	const struct tonic_proto_ops *ops;
 	const u32 *signals;
 } progs[] = {
-	{ "reno", &tonic_prog_reno, &tonic_prog_reno_signals },
-	{ "newreno", &tonic_prog_newreno, &tonic_prog_newreno_signals },
-	{ "sack", &tonic_prog_sack, &tonic_prog_sack_signals },
-	{ "ndp", &tonic_prog_ndp, &tonic_prog_ndp_signals },
-	{ "dcqcn", &tonic_prog_dcqcn, &tonic_prog_dcqcn_signals },
-	{ "irn", &tonic_prog_irn, &tonic_prog_irn_signals },
+#define TONIC_PROG(p) { #p, &tonic_prog_##p, &tonic_prog_##p##_signals },
+#include "progs.h"
+#undef TONIC_PROG
 };
 
 int main(int argc, char **argv)

@@ -10,6 +10,12 @@
 TAP_N=0
 TAP_FAILED=0
 
+# The protocol programs of bpf/, in order: the TONIC_PROG(NAME) lines of
+# bpf/progs.h, the one list of them (run from the top of the tree).
+tonic_progs() {
+	sed -n 's/^TONIC_PROG(\([a-z0-9_]*\))$/\1/p' bpf/progs.h | xargs
+}
+
 tap_plan() {
 	if [ -n "${TAP_PLAN_ONLY:-}" ]; then
 		trap - EXIT

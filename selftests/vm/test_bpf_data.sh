@@ -14,7 +14,7 @@ cd "$(dirname "$0")/../.." || exit 1
 
 TONIC=./build/tonic
 perf=$PERF
-PROGS="reno newreno sack ndp dcqcn irn rack"
+PROGS=$(tonic_progs)
 NETEMS=("loss 1%" "loss 5%" "reorder 25% 50%")
 SYS=/proc/sys/net/tonic
 A=$NS_A
@@ -90,14 +90,14 @@ live_flow() {
 	return 1
 }
 
-# 6 programs x netems data cases, then the live cases, then EPERM.
+# programs x netems data cases, then the live cases, then EPERM.
 NDATA=$(($(wc -w <<<"$PROGS") * ${#NETEMS[@]}))
 tap_plan $((4 + NDATA + 13))
 tmp=$(mktemp -d)
 PERF_TMP=$tmp
 trap cleanup EXIT
 tap_check "insmod tonic.ko" insmod ./tonic.ko
-tap_check "load the seven programs" bash -c \
+tap_check "load the programs of bpf/progs.h" bash -c \
 	"for p in $PROGS; do $TONIC prog load build/bpf/\$p.bpf.o || exit 1; done"
 tap_check "two namespaces joined by a veth pair" setup
 tap_check "server listens" perf_start_server

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Protocol programs: the verifier accepts all seven, `tonic prog` lists,
+# Protocol programs: the verifier accepts all of bpf/progs.h, `tonic prog` lists,
 # selects a default and unloads them, the verifier rejects a write to a
 # read-only context field, and tonic.ko cannot be removed while a program
 # is attached.
@@ -9,8 +9,9 @@ cd "$(dirname "$0")/../.." || exit 1
 . selftests/vm/lib.sh
 
 TONIC=./build/tonic
-PROGS="reno newreno sack ndp dcqcn irn rack"
-BUILTINS="newreno rack"
+PROGS=$(tonic_progs)
+NPROG=$(wc -w <<<"$PROGS")
+BUILTINS="newreno rack"	# built into tonic.ko; rack is the default
 SYS=/proc/sys/net/tonic
 
 # Whatever failed, leave no program attached and tonic.ko unloaded.
@@ -23,19 +24,19 @@ cleanup() {
 }
 trap cleanup EXIT
 
-tap_plan $((17 + $(wc -w <<<"$PROGS")))
+tap_plan $((17 + NPROG))
 tap_check "insmod tonic.ko" insmod ./tonic.ko
 tap_check "only the built-ins are available" \
 	bash -c "[ \"\$(cat $SYS/available_protocols)\" = '$BUILTINS' ]"
 for p in $PROGS; do
 	tap_check "load and attach $p" $TONIC prog load build/bpf/$p.bpf.o
 done
-tap_check "all seven are available" bash -c \
+tap_check "all $NPROG are available" bash -c \
 	"for p in $PROGS; do grep -qw \$p $SYS/available_protocols || exit 1; done"
 tap_check "prog list shows them pinned" bash -c \
-	"$TONIC prog list > /tmp/list && cat /tmp/list && [ \$(grep -c 'bpf link' /tmp/list) -eq 7 ]"
-tap_check "prog list -j: the built-ins and seven linked programs, rack default" \
-	bash -c "$TONIC -j prog list | jq -e '(map(select(.kind == \"bpf\" and .link > 0)) | length) == 7 and
+	"$TONIC prog list > /tmp/list && cat /tmp/list && [ \$(grep -c 'bpf link' /tmp/list) -eq $NPROG ]"
+tap_check "prog list -j: the built-ins and $NPROG linked programs, rack default" \
+	bash -c "$TONIC -j prog list | jq -e '(map(select(.kind == \"bpf\" and .link > 0)) | length) == $NPROG and
 		 (map(select(.default)) | map(.name)) == [\"rack\"]'"
 # tonic_bpf_reg refuses a name already attached with -EEXIST.
 tap_check "a second program of the same name is refused (EEXIST)" bash -c \
@@ -67,7 +68,7 @@ tap_check "an unknown default is refused" \
 	bash -c "! $TONIC prog default nosuch 2>/dev/null && [ \"\$(cat $SYS/default_protocol)\" = irn ]"
 tap_check "replace irn with a new copy (bpf_link update)" \
 	$TONIC prog replace build/bpf/irn.bpf.o irn_rto_low_ns=1000000
-tap_check "unload all seven" bash -c \
+tap_check "unload all $NPROG" bash -c \
 	"for p in $PROGS; do $TONIC prog unload \$p || exit 1; done"
 tap_check "only the built-ins are left" \
 	bash -c "[ \"\$(cat $SYS/available_protocols)\" = '$BUILTINS' ]"

@@ -13,7 +13,7 @@ cd "$(dirname "$0")/../.." || exit 1
 
 TONIC=./build/tonic
 TSIM=./build/progs/tsim
-PROGS="reno newreno sack ndp dcqcn irn"
+PROGS=$(tonic_progs)
 D=/sys/kernel/debug/tonic_bpf_sim
 
 cleanup() {
@@ -54,7 +54,7 @@ SCEN=(
 
 tap_plan $((5 + ${#SCEN[@]}))
 tap_check "insmod tonic.ko bpf_sim=1" insmod ./tonic.ko bpf_sim=1
-tap_check "load the six programs" bash -c \
+tap_check "load the programs of bpf/progs.h" bash -c \
 	"for p in $PROGS; do $TONIC prog load build/bpf/\$p.bpf.o >/dev/null || exit 1; done"
 for s in "${SCEN[@]}"; do
 	# shellcheck disable=SC2086

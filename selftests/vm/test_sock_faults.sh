@@ -21,7 +21,7 @@ PORT_TONIC=7302
 BUILTINS=" newreno rack "	# in tonic.ko: nothing to load
 PROGS="newreno rack"
 if [ -n "${TONIC_SOAK:-}" ]; then
-	PROGS="newreno rack reno sack ndp dcqcn irn"
+	PROGS=$(tonic_progs)
 	CASES=(
 		"data|loss 0.1%|2000000|1"   "data|loss 1%|2000000|1"
 		"data|loss 5%|2000000|1"     "data|loss 20%|200000|1"

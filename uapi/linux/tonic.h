@@ -47,12 +47,24 @@
 #define TONIC_MAX_SEGMENT	65000
 #define TONIC_MAX_WINDOW	256
 
-/* Receiver signals a connection's protocol asks for (tonic_info.signals). */
-#define TONIC_SIG_ACK		(1U << 0)	/* cumulative + selective ACK */
-#define TONIC_SIG_NACK		(1U << 1)	/* NACK on out-of-order arrival */
-#define TONIC_SIG_GRANT		(1U << 2)	/* grant (pull) tokens */
-#define TONIC_SIG_CNP		(1U << 3)	/* CNP when CE is set */
-#define TONIC_SIG_ECE		(1U << 4)	/* ECN echo */
+/**
+ * enum tonic_signal - receiver signals a connection's protocol asks for
+ * @TONIC_SIG_ACK: cumulative + selective ACK
+ * @TONIC_SIG_NACK: NACK on out-of-order arrival
+ * @TONIC_SIG_GRANT: grant (pull) tokens
+ * @TONIC_SIG_CNP: CNP when CE is set
+ * @TONIC_SIG_ECE: ECN echo
+ *
+ * Bits of tonic_info.signals (the netlink flow attribute "signals" has
+ * the same values).  An enum so that BPF programs see it in tonic.ko's BTF.
+ */
+enum tonic_signal {
+	TONIC_SIG_ACK		= 1 << 0,
+	TONIC_SIG_NACK		= 1 << 1,
+	TONIC_SIG_GRANT		= 1 << 2,
+	TONIC_SIG_CNP		= 1 << 3,
+	TONIC_SIG_ECE		= 1 << 4,
+};
 
 #define TONIC_PROTO_NAME_MAX	16
 

@@ -10,29 +10,26 @@
  * experiment may set the periodic tick (a deployment parameter) to its
  * time scale; the hooks are the programs' own.
  *
- * Each protocol comes with the receiver behaviour its flows get: TCP-like
- * protocols have delayed ACKs; RDMA-like ones ack every packet.  Which
- * signals an ACK carries (NACK, ECN echo, CNPs at most one per 50 us per
- * flow, grants) is what the protocol asks for, as a Tonic socket
- * negotiates it: the programs' TONIC_PROTO() signals, the built-in's
- * TONIC_NEWRENO_SIGNALS.  IRN and Tonic receivers keep out-of-order
- * segments; "roce" is the dcqcn program (its go-back-N recovery) against
- * a RoCE receiver that drops them.
+ * Every program of bpf/progs.h is there under its name.  Each protocol
+ * comes with the receiver behaviour its flows get: TCP-like (window)
+ * protocols have delayed ACKs; RDMA-like (rate) ones ack every packet.
+ * Which signals an ACK carries (NACK, ECN echo, CNPs at most one per
+ * 50 us per flow, grants) is what the protocol asks for, as a Tonic
+ * socket negotiates it: the programs' TONIC_PROTO() signals, the
+ * built-in's TONIC_NEWRENO_SIGNALS.  IRN and Tonic receivers keep
+ * out-of-order segments; "roce" is the dcqcn program (its go-back-N
+ * recovery) against a RoCE receiver that drops them.
  */
 #include <string.h>
 #include "sim.h"
 #include "proto.h"
 
 #define W __attribute__((weak))
-#define PROG(p)								\
-	extern const struct tonic_proto_ops tonic_prog_##p W;		\
-	extern const u32 tonic_prog_##p##_signals W
-PROG(reno);
-PROG(newreno);
-PROG(sack);
-PROG(ndp);
-PROG(dcqcn);
-PROG(irn);
+#define TONIC_PROG(name)						\
+	extern const struct tonic_proto_ops tonic_prog_##name W;	\
+	extern const u32 tonic_prog_##name##_signals W;
+#include "progs.h"
+#undef TONIC_PROG
 
 static const u32 newreno_signals = TONIC_NEWRENO_SIGNALS;
 
@@ -41,28 +38,58 @@ static const u32 newreno_signals = TONIC_NEWRENO_SIGNALS;
 #define RDMA_RCV(pol) { .policy = (pol), .delack_segs = 1, \
 			.cnp_interval_ns = SIM_CNP_INTERVAL_NS }
 
+/**
+ * struct sim_proto_ent - one protocol the simulator can run
+ * @p: what sim_proto_find() returns (@p.ops is NULL until first found)
+ * @orig: the program's own table; NULL when it is not built in
+ * @signals: the TONIC_SIG_* it asks its receivers for
+ * @copy: the table the simulator runs (its periodic tick may be changed)
+ * @rcv_by_scheme: the receiver follows the credit scheme of @orig:
+ *	window: TCP-like, rate: RDMA-like, grant: NDP's
+ */
 struct sim_proto_ent {
 	struct sim_proto p;
 	const struct tonic_proto_ops *orig;
 	const u32 *signals;
 	struct tonic_proto_ops copy;
+	bool rcv_by_scheme;
 };
 
-#define ENT(n, prog, rcv, delack)					\
-	{ .p = { n, NULL, rcv, delack }, .orig = &tonic_prog_##prog,	\
-	  .signals = &tonic_prog_##prog##_signals }
-
+/*
+ * Special cases first (the first entry of a name wins): the built-in
+ * NewReno, the newreno program under another name, and RoCE.  Then every
+ * program of bpf/progs.h under its own name.
+ */
+#define ENT(prog) .orig = &tonic_prog_##prog, \
+		  .signals = &tonic_prog_##prog##_signals
 static struct sim_proto_ent protos[] = {
 	{ .p = { "newreno", NULL, TCP_RCV, SIM_DELACK_NS },
 	  .orig = &tonic_newreno_ops, .signals = &newreno_signals },
-	ENT("newreno-prog", newreno, TCP_RCV, SIM_DELACK_NS),
-	ENT("reno", reno, TCP_RCV, SIM_DELACK_NS),
-	ENT("sack", sack, TCP_RCV, SIM_DELACK_NS),
-	ENT("ndp", ndp, { .policy = TONIC_RCV_SACK }, 0),
-	ENT("dcqcn", dcqcn, RDMA_RCV(TONIC_RCV_SACK), 0),
-	ENT("irn", irn, RDMA_RCV(TONIC_RCV_SACK), 0),
-	ENT("roce", dcqcn, RDMA_RCV(TONIC_RCV_GBN), 0),
+	{ .p = { "newreno-prog", NULL, TCP_RCV, SIM_DELACK_NS }, ENT(newreno) },
+	{ .p = { "roce", NULL, RDMA_RCV(TONIC_RCV_GBN), 0 }, ENT(dcqcn) },
+#define TONIC_PROG(prog) \
+	{ .p = { .name = #prog }, ENT(prog), .rcv_by_scheme = true },
+#include "progs.h"
+#undef TONIC_PROG
 };
+
+static struct tonic_rcv_cfg sim_rcv_for(const struct tonic_proto_ops *ops)
+{
+	static const struct tonic_rcv_cfg tcp = TCP_RCV;
+	static const struct tonic_rcv_cfg rdma = RDMA_RCV(TONIC_RCV_SACK);
+	static const struct tonic_rcv_cfg grant = {
+		.policy = TONIC_RCV_SACK,
+	};
+
+	switch (ops->scheme) {
+	case TONIC_CREDIT_RATE:
+		return rdma;
+	case TONIC_CREDIT_GRANT:
+		return grant;
+	default:
+		return tcp;
+	}
+}
 
 static struct sim_proto_ent *proto_ent(const char *name)
 {
@@ -76,6 +103,11 @@ static struct sim_proto_ent *proto_ent(const char *name)
 		if (!e->p.ops) {
 			e->copy = *e->orig;
 			e->p.ops = &e->copy;
+			if (e->rcv_by_scheme) {
+				e->p.rcv = sim_rcv_for(e->orig);
+				if (e->orig->scheme == TONIC_CREDIT_WINDOW)
+					e->p.delack_ns = SIM_DELACK_NS;
+			}
 			e->p.rcv.signals = *e->signals | TONIC_SIG_ACK;
 		}
 		return e;

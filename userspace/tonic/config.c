@@ -10,22 +10,22 @@
 
 #include "nl.h"
 
+/* The settings of kmod/settings.h, by their sysctl names. */
 static const char *const config_names[TONIC_A_CONFIG_MAX + 1] = {
-	[TONIC_A_CONFIG_SEGMENT_SIZE]	= "segment_size",
-	[TONIC_A_CONFIG_WINDOW]		= "window",
-	[TONIC_A_CONFIG_FLUSH_DELAY_US]	= "flush_delay_us",
-	[TONIC_A_CONFIG_SYN_RETRIES]	= "syn_retries",
-	[TONIC_A_CONFIG_FIN_RETRIES]	= "fin_retries",
-	[TONIC_A_CONFIG_RTO_MIN_MS]	= "rto_min_ms",
-	[TONIC_A_CONFIG_CNP_INTERVAL_US] = "cnp_interval_us",
-	[TONIC_A_CONFIG_WMEM_DEFAULT]	= "wmem_default",
-	[TONIC_A_CONFIG_RMEM_DEFAULT]	= "rmem_default",
-	[TONIC_A_CONFIG_RTO_LOW_US]	= "rto_low_us",
-	[TONIC_A_CONFIG_RTO_LOW_SEGS]	= "rto_low_segs",
-	[TONIC_A_CONFIG_DELACK_SEGS]	= "delack_segs",
-	[TONIC_A_CONFIG_DELACK_US]	= "delack_us",
-	[TONIC_A_CONFIG_RTO_MAX_MS]	= "rto_max_ms",
+#define TONIC_SETTING(name, attr, def, min, max) [TONIC_A_CONFIG_##attr] = #name,
+#include "settings.h"
+#undef TONIC_SETTING
 };
+
+/* Every config attribute has a name (no NULL in config_names). */
+enum {
+#define TONIC_SETTING(name, attr, def, min, max) CONFIG_##attr,
+#include "settings.h"
+#undef TONIC_SETTING
+	CONFIG_COUNT
+};
+_Static_assert((int)TONIC_A_CONFIG_MAX == (int)CONFIG_COUNT,
+	       "kmod/settings.h and the netlink spec disagree");
 
 /* Print a config message (also used by monitor). */
 void config_print(const struct nlattr **tb)
@@ -136,13 +136,23 @@ void prog_print(const struct nlattr **tb)
 
 void config_usage(void)
 {
+	int i, col;
+
 	fprintf(stderr,
 		"       tonic [-j [-p]] config [show]\n"
 		"       tonic config set NAME VALUE [NAME VALUE]...\n"
-		"         NAME := segment_size | window | flush_delay_us | syn_retries |\n"
-		"                 fin_retries | rto_min_ms | cnp_interval_us |\n"
-		"                 wmem_default | rmem_default | rto_low_us |\n"
-		"                 rto_low_segs | delack_segs | delack_us | rto_max_ms\n");
+		"         NAME :=");
+	for (i = 1, col = 17; i <= TONIC_A_CONFIG_MAX; i++) {
+		int len = strlen(config_names[i]) + (i > 1 ? 3 : 1);
+
+		if (col + len > 78) {
+			fprintf(stderr, "\n                ");
+			col = 16;
+		}
+		fprintf(stderr, "%s %s", i > 1 ? " |" : "", config_names[i]);
+		col += len;
+	}
+	fprintf(stderr, "\n");
 }
 
 int config_main(int argc, char **argv)

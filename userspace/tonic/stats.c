@@ -1,50 +1,33 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * tonic stats: the counters of this network namespace (stats-get).
- * One name table serves text and JSON, in the spec's order.
+ * One name table serves text and JSON, in the spec's order; the
+ * counters come from the module's list (kmod/mib.h).
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "nl.h"
 
-static const char *const stats_names[TONIC_A_STATS_MAX + 1] = {
-	[TONIC_A_STATS_SEGS_OUT]	= "segs_out",
-	[TONIC_A_STATS_SEGS_RTX]	= "segs_rtx",
-	[TONIC_A_STATS_SEGS_IN]		= "segs_in",
-	[TONIC_A_STATS_SUBSEGS]		= "subsegs",
-	[TONIC_A_STATS_ACKS_OUT]	= "acks_out",
-	[TONIC_A_STATS_ACKS_IN]		= "acks_in",
-	[TONIC_A_STATS_NACKS_OUT]	= "nacks_out",
-	[TONIC_A_STATS_NACKS_IN]	= "nacks_in",
-	[TONIC_A_STATS_CNPS_OUT]	= "cnps_out",
-	[TONIC_A_STATS_CNPS_IN]		= "cnps_in",
-	[TONIC_A_STATS_ECE_OUT]		= "ece_out",
-	[TONIC_A_STATS_GRANTS_OUT]	= "grants_out",
-	[TONIC_A_STATS_GRANTS_IN]	= "grants_in",
-	[TONIC_A_STATS_TIMEOUTS]	= "timeouts",
-	[TONIC_A_STATS_SYN_RTX]		= "syn_rtx",
-	[TONIC_A_STATS_FIN_RTX]		= "fin_rtx",
-	[TONIC_A_STATS_PROBES_OUT]	= "probes_out",
-	[TONIC_A_STATS_RSTS_OUT]	= "rsts_out",
-	[TONIC_A_STATS_RSTS_IN]		= "rsts_in",
-	[TONIC_A_STATS_ACTIVE_OPENS]	= "active_opens",
-	[TONIC_A_STATS_PASSIVE_OPENS]	= "passive_opens",
-	[TONIC_A_STATS_CONN_FAILED]	= "conn_failed",
-	[TONIC_A_STATS_DROP_CSUM]	= "drop_csum",
-	[TONIC_A_STATS_DROP_MALFORMED]	= "drop_malformed",
-	[TONIC_A_STATS_DROP_NOSOCK]	= "drop_nosock",
-	[TONIC_A_STATS_DROP_WINDOW]	= "drop_window",
-	[TONIC_A_STATS_DROP_DUP]	= "drop_dup",
-	[TONIC_A_STATS_DROP_MEM]	= "drop_mem",
-	[TONIC_A_STATS_DROP_STATE]	= "drop_state",
-	[TONIC_A_STATS_LISTEN_DROPS]	= "listen_drops",
-	[TONIC_A_STATS_PROG_CLAMPED]	= "prog_clamped",
-	[TONIC_A_STATS_ENGINE_BATCHES]	= "engine_batches",
-	[TONIC_A_STATS_ACTIVE_FLOWS]	= "active_flows",
-	[TONIC_A_STATS_DELAYED_ACKS]	= "delayed_acks",
-	[TONIC_A_STATS_TIMER_MISSING]	= "timer_missing",
+/* The counters of kmod/mib.h, keyed by their ID in lower case. */
+static const char *const stats_ids[TONIC_A_STATS_MAX + 1] = {
+#define TONIC_MIB(id, name) [TONIC_A_STATS_##id] = #id,
+#include "mib.h"
+#undef TONIC_MIB
+	[TONIC_A_STATS_ACTIVE_FLOWS]	= "ACTIVE_FLOWS",
 };
+
+static char stats_names[TONIC_A_STATS_MAX + 1][32];
+
+static void stats_init_names(void)
+{
+	int i, c;
+
+	for (i = 0; i <= TONIC_A_STATS_MAX; i++)
+		for (c = 0; stats_ids[i] && stats_ids[i][c]; c++)
+			stats_names[i][c] = tolower((unsigned char)stats_ids[i][c]);
+}
 
 static int stats_cb(const struct nlmsghdr *nlh, void *data)
 {
@@ -58,7 +41,7 @@ static int stats_cb(const struct nlmsghdr *nlh, void *data)
 	for (i = 1; i <= TONIC_A_STATS_MAX; i++) {
 		uint64_t v;
 
-		if (!stats_names[i] || !tb[i])
+		if (!stats_names[i][0] || !tb[i])
 			continue;
 		v = i == TONIC_A_STATS_ACTIVE_FLOWS ? mnl_attr_get_u32(tb[i]) :
 						      mnl_attr_get_u64(tb[i]);
@@ -82,6 +65,7 @@ static int do_stats(int argc, char **argv)
 	}
 	if (tnl_open(&t))
 		return 1;
+	stats_init_names();
 	ret = tnl_talk(&t, tnl_req(&t, buf, TONIC_CMD_STATS_GET, 0), stats_cb,
 		       NULL, "stats");
 	tnl_close(&t);
