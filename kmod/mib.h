@@ -49,3 +49,4 @@ TONIC_MIB(PROG_CLAMPED, ProgClamped)		/* program outputs the engine clamped */
 TONIC_MIB(ENGINE_BATCHES, EngineBatches)	/* engine tx calls that emitted segments */
 TONIC_MIB(DELAYED_ACKS, DelayedAcks)		/* ACKs sent by the delayed-ACK timer */
 TONIC_MIB(TIMER_MISSING, TimerMissing)		/* a connection owed progress with no timer armed */
+TONIC_MIB(EARLY_TIMERS, EarlyTimers)		/* early timers expired (loss probes, reordering) */

@@ -499,16 +499,21 @@ void tonic_flow_timer(struct sock *sk, u64 now)
 {
 	struct tonic_sock *tsk = tonic_sk(sk);
 	struct tonic_flow_stats st;
-	u64 before = 0;
+	u64 before = 0, early = 0;
 
 	if (!tsk->eng)
 		return;
-	if (!tonic_engine_flow_stats(tsk->eng, TONIC_FLOW_ID, &st))
+	if (!tonic_engine_flow_stats(tsk->eng, TONIC_FLOW_ID, &st)) {
 		before = st.timeouts;
+		early = st.probes;
+	}
 	tonic_engine_timers(tsk->eng, now);
 	tonic_count_clamps(sk);
-	if (!tonic_engine_flow_stats(tsk->eng, TONIC_FLOW_ID, &st) &&
-	    st.timeouts > before) {
+	if (tonic_engine_flow_stats(tsk->eng, TONIC_FLOW_ID, &st))
+		goto out;
+	if (st.probes > early)
+		TONIC_SK_ADD_STATS(sk, TONIC_MIB_EARLY_TIMERS, st.probes - early);
+	if (st.timeouts > before) {
 		TONIC_SK_ADD_STATS(sk, TONIC_MIB_TIMEOUTS,
 				st.timeouts - before);
 		tonic_nl_event_flow(sk, TONIC_EVENT_TIMEOUT, 0);
@@ -517,6 +522,7 @@ void tonic_flow_timer(struct sock *sk, u64 now)
 		tsk->rto_strikes += min_t(u64, st.timeouts - before,
 					  255 - tsk->rto_strikes);
 	}
+out:
 	tonic_notify(sk);
 	if (tonic_peer_dead(sk, now)) {
 		tonic_send_ctl(sk, TONIC_PKT_RST, 0, 0, 0, 0);

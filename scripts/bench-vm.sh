@@ -218,6 +218,9 @@ run_one() { # run_one PATH NETEM STACK STACK_ARGS MODE
 	done_n=$((done_n + 1))
 	margs="-m stream"
 	[ "$mode" = rr ] && margs="-m rr -r 1024 -R 1024 --hist"
+	# rrd: the same with the socket's defaults (no TCP_NODELAY): Nagle's
+	# rule, and Tonic's flush of a partial segment, take part.
+	[ "$mode" = rrd ] && margs="-m rr -r 1024 -R 1024 --hist --no-nodelay"
 	if [ "${stack%%-*}" = tonic ] && [ -n "$tonic_reason" ]; then
 		err=$tonic_reason
 	elif [ -n "${stack_reason[$stack]:-}" ]; then
@@ -340,6 +343,7 @@ if [ -z "$reps" ]; then
 		-v d="$dur" 'BEGIN { r = int(b / (n * (d + 2.5))); print (r < 1 ? 1 : (r > 3 ? 3 : r)) }')
 fi
 total=$((${#paths[@]} * ${#stacks[@]} * 2 * reps))
+want "${BENCH_PATHS:-}" clean && total=$((total + ${#stacks[@]} * reps))
 log "${#paths[@]} paths x ${#stacks[@]} stacks ($runnable runnable) x 2 modes x $reps runs of $dur s"
 
 jq -n --arg kernel "$(uname -r)" --arg date "$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
@@ -420,6 +424,8 @@ for p in "${paths[@]}"; do
 				run_one "$pname" "$netem" "$sname" "$sargs" stream
 			fi
 			run_one "$pname" "$netem" "$sname" "$sargs" rr
+			[ "$pname" = clean ] &&
+				run_one "$pname" "$netem" "$sname" "$sargs" rrd
 		done
 	done
 done

@@ -2,11 +2,13 @@
 /*
  * tonic_xfer: the socket test tool for the VM selftests.
  *
- *   tonic_xfer server [-6] [-p PORT] [-c COUNT] [-R MS]
+ *   tonic_xfer server [-6] [-p PORT] [-c COUNT] [-R MS] [-f]
  *	Accept COUNT connections one after another.  Read each to EOF,
  *	then answer "<bytes> <sha256>\n" and close (so every transfer also
  *	exercises the half-close).  -R MS: read nothing, wait MS and close
- *	with the data unread, which must reset the connection.
+ *	with the data unread, which must reset the connection.  -f: serve
+ *	each connection in a child process, so that a slow one does not
+ *	hold up the next.
  *   tonic_xfer client [-6] -a ADDR [-p PORT] -b BYTES [-w WRITE] [-s SEED]
  *		       [-F FLUSH_US] [-S SEG] [-K WIN] [-N] [-E]
  *	Connect (-N: non-blocking, then poll and SO_ERROR), send BYTES of a
@@ -30,6 +32,7 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -134,20 +137,37 @@ static int write_all(int fd, const void *buf, size_t len)
 	return 0;
 }
 
-static int run_server(int count, int reset_ms)
+static int run_server(int count, int reset_ms, bool forking)
 {
 	static char buf[1 << 16];
 	int lfd = listen_on(port);
 	int i;
 
+	if (forking)
+		signal(SIGCHLD, SIG_IGN);	/* no zombies */
 	for (i = 0; count <= 0 || i < count; i++) {
 		struct sha256 sh;
 		unsigned long long total = 0;
 		char hex[65], line[128];
 		int fd = accept(lfd, NULL, NULL);
 
-		if (fd < 0)
+		if (fd < 0) {
+			if (errno == EINTR)
+				continue;
 			fail_errno("accept", 4);
+		}
+		if (forking) {
+			pid_t pid = fork();
+
+			if (pid < 0)
+				fail_errno("fork", 4);
+			if (pid) {
+				close(fd);
+				continue;
+			}
+			close(lfd);
+			count = 1;	/* the child serves this one and exits */
+		}
 		if (reset_ms) {
 			usleep(reset_ms * 1000);
 			close(fd);
@@ -178,6 +198,8 @@ static int run_server(int count, int reset_ms)
 		if (write_all(fd, line, strlen(line)))
 			printf("error reply %s\n", ename(errno));
 		close(fd);
+		if (forking)
+			_exit(0);
 	}
 	close(lfd);
 	return 0;
@@ -493,6 +515,7 @@ int main(int argc, char **argv)
 	size_t wsz = 65536;
 	uint64_t seed = 0;
 	const char *mode;
+	bool forking = false;
 	int opt;
 
 	if (argc < 2) {
@@ -501,7 +524,7 @@ int main(int argc, char **argv)
 	}
 	mode = argv[1];
 	optind = 2;
-	while ((opt = getopt(argc, argv, "6a:p:c:R:b:w:s:F:S:K:NEn:P:")) != -1) {
+	while ((opt = getopt(argc, argv, "6a:p:c:R:b:w:s:F:S:K:NEn:P:f")) != -1) {
 		switch (opt) {
 		case '6': family = AF_INET6; break;
 		case 'a': addr = optarg; break;
@@ -518,6 +541,7 @@ int main(int argc, char **argv)
 		case 'E': expect_reset = true; break;
 		case 'n': n = atoi(optarg); break;
 		case 'P': proto = atoi(optarg); break;
+		case 'f': forking = true; break;
 		default: return 2;
 		}
 	}
@@ -525,7 +549,7 @@ int main(int argc, char **argv)
 	if (!wsz)
 		wsz = 1;
 	if (!strcmp(mode, "server"))
-		return run_server(count, reset_ms);
+		return run_server(count, reset_ms, forking);
 	if (!strcmp(mode, "echo"))
 		return run_echo();
 	if (!addr) {
