@@ -76,8 +76,6 @@ TONIC_INIT(newreno, fl, user)
 static __always_inline u32 nr_newack(struct newreno_flow *st, struct tonic_flow_ctx *fl,
 			   u32 cwnd, u32 acked)
 {
-	u32 end;
-
 	st->dupacks = 0;
 	if (st->state != NRS_OPEN &&
 	    !tonic_seq_before(fl->wnd_start, st->recover)) {
@@ -97,27 +95,9 @@ static __always_inline u32 nr_newack(struct newreno_flow *st, struct tonic_flow_
 		return cwnd;
 	}
 	tonic_set_rto(fl, &st->rtt);		/* RFC 6298 §5.3 */
-	if (cwnd < st->ssthresh) {
-		cwnd = tonic_min(cwnd + acked, st->ssthresh);
-	} else {
-		st->cwnd_cnt += acked;
-		if (st->cwnd_cnt >= cwnd) {
-			st->cwnd_cnt -= cwnd;
-			cwnd++;
-		}
-	}
-	if (st->state == NRS_RTO_RECOVERY) {
-		/* go-back-N after a timeout, cwnd segments at a time */
-		if (tonic_seq_before(st->rtx_next, fl->wnd_start))
-			st->rtx_next = fl->wnd_start;
-		end = fl->wnd_start + tonic_min(cwnd, fl->wnd_max);
-		if (tonic_seq_after(end, st->recover))
-			end = st->recover;
-		if (tonic_seq_before(st->rtx_next, end)) {
-			tonic_mark_rtx(fl, st->rtx_next, end);
-			st->rtx_next = end;
-		}
-	}
+	cwnd = tonic_reno_grow(cwnd, st->ssthresh, acked, &st->cwnd_cnt);
+	if (st->state == NRS_RTO_RECOVERY)
+		tonic_gbn_mark(fl, &st->rtx_next, cwnd, st->recover);
 	return cwnd;
 }
 

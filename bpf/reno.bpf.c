@@ -48,7 +48,7 @@ TONIC_INIT(reno, fl, user)
 TONIC_INCOMING(reno, fl, user)
 {
 	struct reno *st = TONIC_STATE(user, struct reno);
-	u32 acked = tonic_cum_acked(fl), cwnd = fl->wnd, end;
+	u32 acked = tonic_cum_acked(fl), cwnd = fl->wnd;
 
 	tonic_rtt_sample(&st->rtt, fl);
 	if (acked) {
@@ -57,30 +57,16 @@ TONIC_INCOMING(reno, fl, user)
 		if (st->state == RENO_FAST_RECOVERY) {
 			cwnd = st->ssthresh;		/* §3.2 step 6 */
 			st->state = RENO_OPEN;
-		} else if (cwnd < st->ssthresh) {	/* slow start */
-			cwnd = tonic_min(cwnd + acked, st->ssthresh);
-		} else {				/* congestion avoidance */
-			st->cwnd_cnt += acked;
-			if (st->cwnd_cnt >= cwnd) {
-				st->cwnd_cnt -= cwnd;
-				cwnd++;
-			}
+		} else {
+			cwnd = tonic_reno_grow(cwnd, st->ssthresh, acked,
+					       &st->cwnd_cnt);
 		}
 		if (st->state == RENO_RTO_RECOVERY) {
-			if (!tonic_seq_before(fl->wnd_start, st->recover)) {
+			if (!tonic_seq_before(fl->wnd_start, st->recover))
 				st->state = RENO_OPEN;
-			} else {
-				/* go-back-N, cwnd segments at a time */
-				if (tonic_seq_before(st->rtx_next, fl->wnd_start))
-					st->rtx_next = fl->wnd_start;
-				end = fl->wnd_start + tonic_min(cwnd, fl->wnd_max);
-				if (tonic_seq_after(end, st->recover))
-					end = st->recover;
-				if (tonic_seq_before(st->rtx_next, end)) {
-					tonic_mark_rtx(fl, st->rtx_next, end);
-					st->rtx_next = end;
-				}
-			}
+			else
+				tonic_gbn_mark(fl, &st->rtx_next, cwnd,
+					       st->recover);
 		}
 	} else if (tonic_is_dupack(fl)) {
 		if (st->state == RENO_FAST_RECOVERY) {

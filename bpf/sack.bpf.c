@@ -75,7 +75,7 @@ TONIC_INIT(sack, fl, user)
 TONIC_INCOMING(sack, fl, user)
 {
 	struct sack *st = TONIC_STATE(user, struct sack);
-	u32 acked = tonic_cum_acked(fl), cwnd = fl->wnd, lost, end;
+	u32 acked = tonic_cum_acked(fl), cwnd = fl->wnd, lost;
 
 	tonic_rtt_sample(&st->rtt, fl);
 	if (acked) {
@@ -115,25 +115,10 @@ TONIC_INCOMING(sack, fl, user)
 	} else if (acked && st->state == SACK_RTO_RECOVERY) {
 		/* §5.1: after a timeout resend unSACKed segments, cwnd at a time */
 		cwnd = tonic_min(cwnd + acked, st->ssthresh);
-		if (tonic_seq_before(st->high_rxt, fl->wnd_start))
-			st->high_rxt = fl->wnd_start;
-		end = fl->wnd_start + tonic_min(cwnd, fl->wnd_max);
-		if (tonic_seq_after(end, st->recovery_point))
-			end = st->recovery_point;
-		if (tonic_seq_before(st->high_rxt, end)) {
-			tonic_mark_rtx(fl, st->high_rxt, end);
-			st->high_rxt = end;
-		}
+		tonic_gbn_mark(fl, &st->high_rxt, cwnd, st->recovery_point);
 	} else if (acked) {
-		if (cwnd < st->ssthresh) {		/* RFC 5681 §3.1 */
-			cwnd = tonic_min(cwnd + acked, st->ssthresh);
-		} else {
-			st->cwnd_cnt += acked;
-			if (st->cwnd_cnt >= cwnd) {
-				st->cwnd_cnt -= cwnd;
-				cwnd++;
-			}
-		}
+		cwnd = tonic_reno_grow(cwnd, st->ssthresh, acked,
+				       &st->cwnd_cnt);
 	}
 	tonic_set_wnd(fl, tonic_min(tonic_max(cwnd, 1U), fl->wnd_max));
 }

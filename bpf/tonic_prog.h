@@ -180,6 +180,44 @@ static __always_inline bool tonic_is_dupack(const struct tonic_flow_ctx *fl)
 	       fl->next_new != fl->wnd_start;
 }
 
+/*
+ * RFC 5681 §3.1: slow start below @ssthresh (cwnd += acked, up to
+ * ssthresh), else congestion avoidance: one segment per cwnd acked,
+ * counted in *@cnt.  Returns the new cwnd.
+ */
+static __always_inline u32 tonic_reno_grow(u32 cwnd, u32 ssthresh, u32 acked,
+					   u32 *cnt)
+{
+	if (cwnd < ssthresh)
+		return tonic_min(cwnd + acked, ssthresh);
+	*cnt += acked;
+	if (*cnt >= cwnd) {
+		*cnt -= cwnd;
+		cwnd++;
+	}
+	return cwnd;
+}
+
+/*
+ * Go-back-N after a timeout, by marking (Tonic never moves next_new back):
+ * resend from *@next up to wnd_start + @cwnd, never past @recover, and
+ * remember where it stopped.  The engine skips selectively acked ones.
+ */
+static __always_inline void tonic_gbn_mark(struct tonic_flow_ctx *fl,
+					   u32 *next, u32 cwnd, u32 recover)
+{
+	u32 end = fl->wnd_start + tonic_min(cwnd, fl->wnd_max);
+
+	if (tonic_seq_before(*next, fl->wnd_start))
+		*next = fl->wnd_start;
+	if (tonic_seq_after(end, recover))
+		end = recover;
+	if (tonic_seq_before(*next, end)) {
+		tonic_mark_rtx(fl, *next, end);
+		*next = end;
+	}
+}
+
 static __always_inline void tonic_set_wnd(struct tonic_flow_ctx *fl, u32 wnd)
 {
 	fl->out.flags |= TONIC_OUT_WND;
