@@ -20,6 +20,7 @@
  * TONIC_PROTO() makes equal to the protocol's name.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,8 +44,8 @@
 void prog_usage(void)
 {
 	fprintf(stderr,
-		"       tonic prog load FILE [VAR=VALUE ...]\n"
-		"       tonic prog replace FILE [VAR=VALUE ...]\n"
+		"       tonic prog load FILE|NAME [VAR=VALUE ...]\n"
+		"       tonic prog replace FILE|NAME [VAR=VALUE ...]\n"
 		"       tonic prog list\n"
 		"       tonic prog unload NAME\n"
 		"       tonic prog default NAME\n");
@@ -179,8 +180,44 @@ fail:
 	return NULL;
 }
 
-static int cmd_load(const char *file, int nparam, char **params, bool replace)
+/*
+ * A program given by name ("irn") rather than by file: $TONIC_BPF_DIR,
+ * then PREFIX/lib/tonic/bpf next to an installed PREFIX/sbin/tonic, then
+ * the build tree's bpf/ next to build/tonic.  Return: a path, or @arg.
+ */
+static const char *prog_file(const char *arg, char *buf, size_t len)
 {
+	static const char *const rel[] = { "%s/../lib/tonic/bpf/%s.bpf.o",
+					   "%s/bpf/%s.bpf.o" };
+	const char *env = getenv("TONIC_BPF_DIR");
+	char exe[PATH_MAX];
+	ssize_t n;
+	unsigned int i;
+
+	if (strchr(arg, '/') || strstr(arg, ".o"))
+		return arg;
+	if (env) {
+		snprintf(buf, len, "%s/%s.bpf.o", env, arg);
+		if (!access(buf, R_OK))
+			return buf;
+	}
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n <= 0)
+		return arg;
+	exe[n] = '\0';
+	*strrchr(exe, '/') = '\0';
+	for (i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
+		snprintf(buf, len, rel[i], exe, arg);
+		if (!access(buf, R_OK))
+			return buf;
+	}
+	return arg;
+}
+
+static int cmd_load(const char *arg, int nparam, char **params, bool replace)
+{
+	char fbuf[PATH_MAX + 64];
+	const char *file = prog_file(arg, fbuf, sizeof(fbuf));
 	struct bpf_object *obj;
 	struct bpf_map *map;
 	struct bpf_link *link;
