@@ -25,14 +25,20 @@ UAPI_HDRS := uapi/linux/tonic.h uapi/linux/tonic_netlink.h
 DKMS_FILES := dkms.conf Kbuild $(wildcard kmod/*.[ch] kmod/engine/*.[ch]) \
 	kmod/engine/sources.mk $(UAPI_HDRS) bpf/rack.bpf.c bpf/tonic_prog.h
 
-install: tonic.ko $(TONIC_CLI) $(BPF_OBJS)
+install: install-module install-utils
+
+# tonic.ko for $(KVER), as `modprobe tonic` finds it.
+install-module: tonic.ko
 	install -D -m 0644 tonic.ko $(DESTDIR)$(INST_MOD)/tonic.ko
+	depmod $(if $(DESTDIR),-b $(DESTDIR)) $(KVER)
+
+# What does not depend on the running kernel (Debian's tonic-utils).
+install-utils: $(TONIC_CLI) $(BPF_OBJS)
 	install -D -m 0755 $(TONIC_CLI) $(DESTDIR)$(INST_BIN)/tonic
 	install -D -m 0644 userspace/tonic/tonic.8 $(DESTDIR)$(INST_MAN)/tonic.8
 	install -d $(DESTDIR)$(INST_BPF) $(DESTDIR)$(INST_INC)
 	install -m 0644 $(patsubst %,$(BUILD)/bpf/%.bpf.o,$(BPF_PROGS)) $(DESTDIR)$(INST_BPF)
 	install -m 0644 $(UAPI_HDRS) $(DESTDIR)$(INST_INC)
-	depmod $(if $(DESTDIR),-b $(DESTDIR)) $(KVER)
 
 uninstall:
 	rm -f $(DESTDIR)$(INST_MOD)/tonic.ko $(DESTDIR)$(INST_BIN)/tonic \
@@ -42,9 +48,12 @@ uninstall:
 	-rmdir $(DESTDIR)$(INST_BPF) $(DESTDIR)$(PREFIX)/lib/tonic 2>/dev/null
 	depmod $(if $(DESTDIR),-b $(DESTDIR)) $(KVER)
 
-dkms-install:
+# The module's sources where DKMS takes them (Debian's tonic-dkms).
+install-dkms-src:
 	rm -rf $(DESTDIR)$(INST_SRC)
 	for f in $(DKMS_FILES); do install -D -m 0644 $$f $(DESTDIR)$(INST_SRC)/$$f; done
+
+dkms-install: install-dkms-src
 	dkms $(DKMS_ARGS) add -m tonic -v $(TONIC_VERSION)
 	dkms $(DKMS_ARGS) build -m tonic -v $(TONIC_VERSION) -k $(KVER)
 	dkms $(DKMS_ARGS) install -m tonic -v $(TONIC_VERSION) -k $(KVER)
@@ -53,11 +62,12 @@ dkms-uninstall:
 	-dkms $(DKMS_ARGS) remove -m tonic -v $(TONIC_VERSION) --all
 	rm -rf $(DESTDIR)$(INST_SRC)
 
-.PHONY: install uninstall dkms-install dkms-uninstall
+.PHONY: install install-module install-utils install-dkms-src uninstall \
+	dkms-install dkms-uninstall
 
 # The kernel the module is built for (the install test asks).
 print-kver:
 	@echo $(KVER)
 
-UNIT_TESTS += selftests/unit/test_install.sh
+UNIT_TESTS += selftests/unit/test_install.sh selftests/unit/test_deb.sh
 .PHONY: print-kver

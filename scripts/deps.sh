@@ -18,7 +18,7 @@ QEMU_PLUGIN_H=/usr/local/include/qemu-plugin.h
 BOOKWORM_PKGS="busybox-static pahole clang llvm gcc make libc6-dev cpio xz-utils
 zstd kmod iproute2 bc iputils-ping netcat-openbsd iperf3 python3 jq
 libmnl-dev pkg-config gnuplot-nox ethtool procps python3-yaml python3-jsonschema
-libglib2.0-dev dkms"
+libglib2.0-dev dkms debhelper dh-dkms"
 BACKPORTS_PKGS="linux-image-amd64 linux-headers-amd64 qemu-system-x86
 libbpf-dev bpftool libelf-dev linux-source-6.12 linux-perf"
 
