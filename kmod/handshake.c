@@ -196,8 +196,7 @@ struct sock *tonic_check_req(struct sock *sk, struct sk_buff *skb,
 		req->rsk_ops->send_reset(sk, skb, SK_RST_REASON_NOT_SPECIFIED);
 		return NULL;
 	}
-	child = inet_csk(sk)->icsk_af_ops->syn_recv_sock(sk, skb, req, NULL,
-							 req, &own_req);
+	child = tonic_af(sk)->syn_recv_sock(sk, skb, req, NULL, req, &own_req);
 	if (!child) {
 		TONIC_SK_INC_STATS(sk, TONIC_MIB_LISTEN_DROPS);
 		return NULL;

@@ -426,7 +426,6 @@ static const struct tonic_af_ops tonic_ipv4_af_ops = {
 		.send_check	= tonic_v4_send_check,
 		.rebuild_header	= inet_sk_rebuild_header,
 		.conn_request	= tonic_v4_conn_request,
-		.syn_recv_sock	= tonic_v4_syn_recv_sock,
 		.net_header_len	= sizeof(struct iphdr),
 		.setsockopt	= ip_setsockopt,
 		.getsockopt	= ip_getsockopt,
@@ -442,6 +441,7 @@ static const struct tonic_af_ops tonic_ipv4_af_ops = {
 	.init_req	= tonic_v4_init_req,
 	.init_seq	= tonic_v4_init_seq,
 	.route_req	= tonic_v4_route_req,
+	.syn_recv_sock	= tonic_v4_syn_recv_sock,
 };
 
 static int tonic_v4_rcv(struct sk_buff *skb)

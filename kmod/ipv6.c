@@ -30,6 +30,7 @@
 #include <net/xfrm.h>
 
 #include "protocol.h"
+#include "compat.h"
 
 struct tonic6_sock {
 	struct tonic_sock tonic;
@@ -331,7 +332,7 @@ static void tonic_v6_child_init(const struct sock *sk, struct sock *newsk,
 	newnp->rxopt.all = np->rxopt.all;
 	newnp->ipv6_mc_list = NULL;
 	newnp->ipv6_ac_list = NULL;
-	newnp->ipv6_fl_list = NULL;
+	tonic_ipv6_fl_list(newsk) = NULL;
 	newnp->pktoptions = NULL;
 	newnp->opt = NULL;
 	newnp->mcast_oif = inet6_iif(skb);
@@ -464,7 +465,6 @@ static const struct tonic_af_ops tonic_ipv6_af_ops = {
 		.send_check	= tonic_v6_send_check,
 		.rebuild_header	= inet6_sk_rebuild_header,
 		.conn_request	= tonic_v6_conn_request,
-		.syn_recv_sock	= tonic_v6_syn_recv_sock,
 		.net_header_len	= sizeof(struct ipv6hdr),
 		.setsockopt	= ipv6_setsockopt,
 		.getsockopt	= ipv6_getsockopt,
@@ -480,6 +480,7 @@ static const struct tonic_af_ops tonic_ipv6_af_ops = {
 	.init_req	= tonic_v6_init_req,
 	.init_seq	= tonic_v6_init_seq,
 	.route_req	= tonic_v6_route_req,
+	.syn_recv_sock	= tonic_v6_syn_recv_sock,
 };
 
 static int tonic_v6_rcv(struct sk_buff *skb)

@@ -353,9 +353,12 @@ struct tonic_skb_cb {
  *	SYN
  * @init_seq: our initial sequence number for the connection a SYN opens
  * @route_req: the route of a request sock, or NULL
+ * @syn_recv_sock: create the child of an accepted request (TCP's hook of
+ *	the same name; kept here because its icsk_af_ops signature changed
+ *	within 6.12 stable, and only Tonic calls it)
  *
  * The request sock's rsk_ops (rtx_syn_ack, send_reset) and @icsk
- * (syn_recv_sock, queue_xmit, send_check) are the family's too.
+ * (queue_xmit, send_check) are the family's too.
  * Context: softirq (all but @icsk's socket-option calls).
  */
 struct tonic_af_ops {
@@ -372,6 +375,12 @@ struct tonic_af_ops {
 	u32 (*init_seq)(const struct sk_buff *skb);
 	struct dst_entry *(*route_req)(const struct sock *sk,
 				       struct request_sock *req);
+	struct sock *(*syn_recv_sock)(const struct sock *sk,
+				      struct sk_buff *skb,
+				      struct request_sock *req,
+				      struct dst_entry *dst,
+				      struct request_sock *req_unhash,
+				      bool *own_req);
 };
 
 /* The tonic_af_ops of a socket's family. */

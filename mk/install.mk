@@ -65,9 +65,18 @@ dkms-uninstall:
 .PHONY: install install-module install-utils install-dkms-src uninstall \
 	dkms-install dkms-uninstall
 
-# The kernel the module is built for (the install test asks).
+# The kernel the module is built for (the install test asks), and the
+# files a module build needs (scripts/compat.sh copies them).
 print-kver:
 	@echo $(KVER)
 
+print-dkms-files:
+	@echo $(DKMS_FILES)
+
+# tonic.ko against every installed kernel's headers and the newest
+# Debian kernel's (installed if missing).
+compat:
+	./scripts/compat.sh
+
 UNIT_TESTS += selftests/unit/test_install.sh selftests/unit/test_deb.sh
-.PHONY: print-kver
+.PHONY: print-kver print-dkms-files compat
