@@ -119,6 +119,7 @@ struct tonic_net {
 
 extern unsigned int tonic_net_id;
 extern int tonic_protocol;		/* IP protocol number (module param) */
+extern int tonic_default_encap;		/* net.tonic.encap of new namespaces */
 
 static inline struct tonic_net *tonic_pernet(const struct net *net)
 {

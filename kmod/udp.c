@@ -159,42 +159,37 @@ static struct socket *tonic_udp_open(struct net *net, int family, u16 port)
 	return sock;
 }
 
-static void tonic_udp_close(struct tonic_net *tn)
+static void tonic_udp_release(struct socket *sock)
 {
-	struct socket *sock4 = tn->udp_sock4, *sock6 = tn->udp_sock6;
-
-	tn->udp_sock4 = NULL;
-	tn->udp_sock6 = NULL;
-	tn->udp_bound = 0;
-	/* The sockets are RCU-freed; module exit waits for readers. */
-	if (sock4) {
-		kernel_sock_shutdown(sock4, SHUT_RDWR);
-		sock_release(sock4);
-	}
-	if (sock6) {
-		kernel_sock_shutdown(sock6, SHUT_RDWR);
-		sock_release(sock6);
+	/* RCU-freed; module exit waits for encap_rcv callers. */
+	if (sock) {
+		kernel_sock_shutdown(sock, SHUT_RDWR);
+		sock_release(sock);
 	}
 }
 
-/* Bind both families to @port, or neither.  Called with udp_lock. */
+/*
+ * Bind both families to @port, or neither, then let go of the old port.
+ * On failure the old sockets stay, so connections using them keep
+ * receiving.  Called with udp_lock.
+ */
 static void tonic_udp_bind(struct tonic_net *tn, int port)
 {
 	struct socket *sock4, *sock6 = NULL;
 
-	tonic_udp_close(tn);
 	sock4 = tonic_udp_open(tn->net, AF_INET, port);
 	if (IS_ERR(sock4))
 		goto fail;
 #if IS_ENABLED(CONFIG_IPV6)
 	sock6 = tonic_udp_open(tn->net, AF_INET6, port);
 	if (IS_ERR(sock6)) {
-		kernel_sock_shutdown(sock4, SHUT_RDWR);
-		sock_release(sock4);
+		tonic_udp_release(sock4);
 		sock4 = sock6;
 		goto fail;
 	}
 #endif
+	tonic_udp_release(tn->udp_sock4);
+	tonic_udp_release(tn->udp_sock6);
 	tn->udp_sock4 = sock4;
 	tn->udp_sock6 = sock6;
 	tn->udp_bound = port;
@@ -202,7 +197,7 @@ static void tonic_udp_bind(struct tonic_net *tn, int port)
 	return;
 fail:
 	if (tn->udp_failed != port)
-		pr_notice("tonic: UDP port %d unavailable in a namespace (%ld): new connections there use raw IP protocol %d\n",
+		pr_notice("tonic: UDP port %d unavailable in a namespace (%ld): its new connections use raw IP protocol %d\n",
 			  port, PTR_ERR(sock4), tonic_protocol);
 	tn->udp_failed = port;
 }
@@ -243,7 +238,11 @@ void tonic_udp_net_exit(struct net *net)
 	struct tonic_net *tn = tonic_pernet(net);
 
 	mutex_lock(&tn->udp_lock);
-	tonic_udp_close(tn);
+	tonic_udp_release(tn->udp_sock4);
+	tonic_udp_release(tn->udp_sock6);
+	tn->udp_sock4 = NULL;
+	tn->udp_sock6 = NULL;
+	tn->udp_bound = 0;
 	mutex_unlock(&tn->udp_lock);
 }
 
