@@ -182,6 +182,8 @@ static void tonic_udp_bind(struct tonic_net *tn, int port)
 		goto fail;
 #if IS_ENABLED(CONFIG_IPV6)
 	sock6 = tonic_udp_open(tn->net, AF_INET6, port);
+	if (PTR_ERR_OR_ZERO(sock6) == -EAFNOSUPPORT)	/* ipv6.disable=1 */
+		sock6 = NULL;
 	if (IS_ERR(sock6)) {
 		tonic_udp_release(sock4);
 		sock4 = sock6;
