@@ -172,6 +172,19 @@ drop_every_ack() {
 		action gact ok random determ drop "$3"
 }
 
+# csum_errors NS: packets NS dropped for a bad checksum on the wire under
+# test: Tonic's DropCsum on raw IP, UdpInCsumErrors on UDP (the UDP layer
+# checks the one checksum before Tonic sees the packet).
+csum_errors() {
+	if [ "$TONIC_ENCAP" = ip ]; then
+		tstat "$1" DropCsum
+		return
+	fi
+	ip netns exec "$1" awk '$1 == "Udp:" && !c {
+		for (i = 2; i <= NF; i++) if ($i == "InCsumErrors") c = i; next }
+		$1 == "Udp:" { print $c }' /proc/net/snmp
+}
+
 # no_flows NS...: no Tonic connection is left in any NS (polls up to 10 s:
 # the last packets of a close may still be in flight); shows what is left.
 no_flows() {

@@ -102,7 +102,7 @@ tap_result $? "four IPv4 connections from A, $client_ports different UDP source 
 [ "$(jf udp '[.conns[][] | select(. < 49152)] | length')" = 0 ]
 tap_result $? "UDP source ports are in 49152..65535"
 for ns in $NS_A $NS_B; do
-	[ "$(snmp $ns Udp InCsumErrors)" = 0 ]
+	[ "$(csum_errors $ns)" = 0 ]
 	tap_result $? "UdpInCsumErrors is 0 in $ns"
 done
 [ "$(tstat $NS_B DropCsum)" = 0 ]; tap_result $? "no Tonic checksum drops"
