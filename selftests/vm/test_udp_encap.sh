@@ -11,6 +11,7 @@
 # counter; an ICMP "fragmentation needed" for a live UDP connection
 # lowers the path MTU and the transfer completes intact.
 cd "$(dirname "$0")/../.." || exit 1
+TONIC_ENCAP=udp		# this test is about the UDP wire whatever the run
 . selftests/vm/lib.sh
 
 tap_plan 41
