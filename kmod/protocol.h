@@ -980,7 +980,17 @@ void tonic_timer_stop(struct sock *sk);
 void tonic_timer_work(struct sock *sk);
 
 /* udp.c */
+/**
+ * tonic_udp_net_init() - open @net's UDP tunnel sockets if encap asks
+ * @net: a new namespace, its settings at their defaults
+ *
+ * Return: 0; a port that cannot be bound leaves @net on raw IP.
+ */
 int tonic_udp_net_init(struct net *net);
+/**
+ * tonic_udp_net_exit() - close @net's UDP tunnel sockets
+ * @net: namespace going away
+ */
 void tonic_udp_net_exit(struct net *net);
 /**
  * tonic_udp_choose() - the wire of a new connection of @sk
@@ -999,8 +1009,26 @@ void tonic_udp_choose(struct sock *sk);
  * 49152..65535 (as RoCEv2's); the hash is also sk_txhash.
  */
 void tonic_udp_set_sport(struct sock *sk);
+/**
+ * tonic_udp4_sport() - the UDP source port of an IPv4 Tonic flow
+ * @saddr: local address
+ * @daddr: remote address
+ * @sport: local Tonic port
+ * @dport: remote Tonic port
+ *
+ * Return: a port in 49152..65535, fixed for the four values.
+ */
 __be16 tonic_udp4_sport(__be32 saddr, __be32 daddr, __be16 sport,
 			__be16 dport);
+/**
+ * tonic_udp6_sport() - tonic_udp4_sport() for IPv6
+ * @saddr: local address
+ * @daddr: remote address
+ * @sport: local Tonic port
+ * @dport: remote Tonic port
+ *
+ * Return: a port in 49152..65535.
+ */
 __be16 tonic_udp6_sport(const struct in6_addr *saddr,
 			const struct in6_addr *daddr, __be16 sport,
 			__be16 dport);
@@ -1054,7 +1082,23 @@ int tonic_udp6_output(struct sock *sk, struct sk_buff *skb,
  */
 int tonic_udp6_queue_xmit(struct sock *sk, struct sk_buff *skb,
 			  struct flowi *fl);
+/**
+ * tonic_v4_udp_rcv() - receive an IPv4 Tonic packet that came in UDP
+ * @skb: the packet at its Tonic header (UDP header pulled, checksum
+ *	verified by UDP)
+ *
+ * Return: 0 (consumed).  tonic_v6_udp_rcv() is the same for IPv6.
+ */
 int tonic_v4_udp_rcv(struct sk_buff *skb);
+/**
+ * tonic_v4_udp_err() - an ICMP error quoting a Tonic packet in UDP
+ * @skb: the ICMP error, data at the quoted IP header
+ * @info: as for an IP protocol's err_handler (the MTU of frag-needed)
+ * @offset: from the quoted IP header to the quoted Tonic header
+ *
+ * Return: 0, or a negative errno when no connection matches.
+ * tonic_v6_udp_err() is the same for IPv6.
+ */
 int tonic_v4_udp_err(struct sk_buff *skb, u32 info, int offset);
 int tonic_v6_udp_rcv(struct sk_buff *skb);
 int tonic_v6_udp_err(struct sk_buff *skb, u32 info, int offset);
