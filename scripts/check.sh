@@ -37,6 +37,7 @@ done
 # a subset).
 raw_default="selftests/vm/test_sock_xfer.sh selftests/vm/test_sock_acks.sh"
 raw_default+=" selftests/vm/test_sock_api.sh selftests/vm/test_module.sh"
+raw_default+=" selftests/vm/test_sock_netem.sh selftests/vm/test_sock_stall.sh"
 [ -z "${TONIC_VM_TESTS:-}" ] || raw_default=
 raw_tests=()
 for t in ${TONIC_VM_RAW_TESTS-$raw_default}; do
