@@ -8,13 +8,14 @@
 # packets; UdpInCsumErrors stays 0; IPv4 and IPv6 transfers with SHA-256;
 # a namespace switched to raw IP talks raw IP (the peer answers in kind);
 # a port that cannot be bound falls back to raw IP with a log line and a
-# counter; an ICMP "fragmentation needed" for a live UDP connection
-# lowers the path MTU and the transfer completes intact.
+# counter; an ICMP "fragmentation needed" (ICMPv6 "packet too big") for a
+# live UDP connection lowers the path MTU and the transfer completes
+# intact.
 cd "$(dirname "$0")/../.." || exit 1
 TONIC_ENCAP=udp		# this test is about the UDP wire whatever the run
 . selftests/vm/lib.sh
 
-tap_plan 41
+tap_plan 45
 tmp=$(mktemp -d)
 CAP_PID=
 HOLD_PID=
@@ -152,6 +153,20 @@ ip -n $NS_A route get $ADDR_B | grep -q "mtu 1280"
 tap_result $? "A's route to B has mtu 1280: $(ip -n $NS_A route get $ADDR_B | xargs)"
 frag=$(($(snmp $NS_A Ip FragCreates) - frag))
 [ "$frag" -gt 0 ]; tap_result $? "later segments left as IP fragments ($frag)"
+
+# The same over IPv6: an ICMPv6 "packet too big".
+ip netns exec $NS_B timeout 120 $WIRE frag-needed vb "$P" 1280 6 >"$tmp/icmp6" 2>&1 &
+icmp_pid=$!
+for i in $(seq 200); do grep -q ready "$tmp/icmp6" && break; sleep 0.05; done
+frag=$(ip netns exec $NS_A awk '$1 == "Ip6FragCreates" { print $2 }' /proc/net/snmp6)
+out=$(client -6 -a $ADDR6_B -p 7102 -b 5000000 -s 8)
+wait $icmp_pid
+tap_result $? "ICMPv6 packet-too-big sent during the transfer: $(grep sent "$tmp/icmp6")"
+tap_xfer "$out" "IPv6 transfer with a PMTU drop completes, SHA-256 matches"
+ip -6 -n $NS_A route get $ADDR6_B | grep -q "mtu 1280"
+tap_result $? "A's IPv6 route to B has mtu 1280: $(ip -6 -n $NS_A route get $ADDR6_B | xargs)"
+frag=$(($(ip netns exec $NS_A awk '$1 == "Ip6FragCreates" { print $2 }' /proc/net/snmp6) - frag))
+[ "$frag" -gt 0 ]; tap_result $? "later IPv6 segments left as fragments ($frag)"
 
 srv_stop
 tap_check "no connection left" no_flows $NS_A $NS_B

@@ -9,10 +9,11 @@
       exactly one Tonic header (UDP length != 8 + header + options +
       payload), and the UDP source ports seen per Tonic connection.
       Prints "ready" once the socket is bound.
-  udp_wire.py frag-needed IFACE PORT MTU
-      Wait for a Tonic DATA datagram to PORT arriving on IFACE, then send
-      its source an ICMP "fragmentation needed" (next-hop MTU MTU)
-      quoting it, as a router on the path would.
+  udp_wire.py frag-needed IFACE PORT MTU [4|6]
+      Wait for a Tonic DATA datagram to PORT arriving on IFACE over IPv4
+      (or IPv6), then send its source an ICMP "fragmentation needed" (an
+      ICMPv6 "packet too big") with MTU, quoting it, as a router on the
+      path would.
 """
 import json
 import signal
@@ -110,18 +111,25 @@ def checksum(b):
     return ~s & 0xffff
 
 
-def frag_needed(iface, port, mtu):
+def frag_needed(iface, port, mtu, fam):
     for frame in packets(iface, lambda: False):
         p = parse(frame)
-        if not p or p[0] != 4 or p[3] != 17 or p[6] or len(p[4]) < 8 + HDR:
+        if not p or p[0] != fam or p[3] != 17 or p[6] or len(p[4]) < 8 + HDR:
             continue
         if struct.unpack('!H', p[4][2:4])[0] != port or p[4][12] != 4:
             continue
-        quoted = p[5][:20 + 8 + HDR]
-        icmp = struct.pack('!BBHHH', 3, 4, 0, 0, mtu) + quoted
-        icmp = icmp[:2] + struct.pack('!H', checksum(icmp)) + icmp[4:]
-        s = socket.socket(socket.AF_INET, socket.SOCK_RAW,
-                          socket.IPPROTO_ICMP)
+        if fam == 4:
+            quoted = p[5][:20 + 8 + HDR]
+            icmp = struct.pack('!BBHHH', 3, 4, 0, 0, mtu) + quoted
+            icmp = icmp[:2] + struct.pack('!H', checksum(icmp)) + icmp[4:]
+            s = socket.socket(socket.AF_INET, socket.SOCK_RAW,
+                              socket.IPPROTO_ICMP)
+        else:
+            # The kernel fills in an ICMPv6 checksum.
+            quoted = p[5][:40 + 8 + HDR]
+            icmp = struct.pack('!BBHI', 2, 0, 0, mtu) + quoted
+            s = socket.socket(socket.AF_INET6, socket.SOCK_RAW,
+                              socket.IPPROTO_ICMPV6)
         s.sendto(icmp, (p[1], 0))
         print('sent frag-needed mtu %d to %s' % (mtu, p[1]), flush=True)
         return 0
@@ -132,6 +140,7 @@ if __name__ == '__main__':
     if sys.argv[1] == 'capture':
         capture(sys.argv[2], int(sys.argv[3]), sys.argv[4])
     elif sys.argv[1] == 'frag-needed':
-        sys.exit(frag_needed(sys.argv[2], int(sys.argv[3]), int(sys.argv[4])))
+        sys.exit(frag_needed(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]),
+                             int(sys.argv[5]) if len(sys.argv) > 5 else 4))
     else:
         sys.exit(2)
