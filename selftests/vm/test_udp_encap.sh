@@ -15,7 +15,7 @@ cd "$(dirname "$0")/../.." || exit 1
 TONIC_ENCAP=udp		# this test is about the UDP wire whatever the run
 . selftests/vm/lib.sh
 
-tap_plan 45
+tap_plan 49
 tmp=$(mktemp -d)
 CAP_PID=
 HOLD_PID=
@@ -167,6 +167,23 @@ ip -6 -n $NS_A route get $ADDR6_B | grep -q "mtu 1280"
 tap_result $? "A's IPv6 route to B has mtu 1280: $(ip -6 -n $NS_A route get $ADDR6_B | xargs)"
 frag=$(($(ip netns exec $NS_A awk '$1 == "Ip6FragCreates" { print $2 }' /proc/net/snmp6) - frag))
 [ "$frag" -gt 0 ]; tap_result $? "later IPv6 segments left as fragments ($frag)"
+
+# ICMP host unreachable for a SYN in UDP (the SYN itself dropped on
+# arrival): the encap error hook hands it to the connecting socket, whose
+# connect() fails at once with EHOSTUNREACH instead of retrying.
+tap_check "B drops Tonic SYNs arriving in UDP" bash -c \
+	"tc -n $NS_B qdisc add dev vb clsact &&
+	 tc -n $NS_B filter add dev vb ingress protocol ip u32 \
+		$TONIC_U32 match u8 1 0xff at $((TONIC_OFF + 4)) action drop"
+ip netns exec $NS_B timeout 60 $WIRE host-unreach vb "$P" >"$tmp/unreach" 2>&1 &
+icmp_pid=$!
+for i in $(seq 200); do grep -q ready "$tmp/unreach" && break; sleep 0.05; done
+out=$(ip netns exec $NS_A timeout 30 $XFER client -a $ADDR_B -p 7101 -b 10 2>&1)
+wait $icmp_pid
+tap_result $? "ICMP host unreachable sent for the SYN: $(grep sent "$tmp/unreach")"
+grep -q '^error connect EHOSTUNREACH' <<<"$out"
+tap_result $? "connect() fails with EHOSTUNREACH: $(head -n 1 <<<"$out")"
+tap_check "B takes SYNs again" tc -n $NS_B qdisc del dev vb clsact
 
 srv_stop
 tap_check "no connection left" no_flows $NS_A $NS_B

@@ -14,6 +14,9 @@
       (or IPv6), then send its source an ICMP "fragmentation needed" (an
       ICMPv6 "packet too big") with MTU, quoting it, as a router on the
       path would.
+  udp_wire.py host-unreach IFACE PORT
+      Wait for a Tonic SYN to PORT arriving on IFACE over IPv4, then send
+      its source an ICMP "host unreachable" quoting it.
 """
 import json
 import signal
@@ -111,16 +114,17 @@ def checksum(b):
     return ~s & 0xffff
 
 
-def frag_needed(iface, port, mtu, fam):
+def icmp_error(iface, port, mtu, fam, ptype=4, code=4):
+    """Answer the first Tonic packet of @ptype with an ICMP error."""
     for frame in packets(iface, lambda: False):
         p = parse(frame)
         if not p or p[0] != fam or p[3] != 17 or p[6] or len(p[4]) < 8 + HDR:
             continue
-        if struct.unpack('!H', p[4][2:4])[0] != port or p[4][12] != 4:
+        if struct.unpack('!H', p[4][2:4])[0] != port or p[4][12] != ptype:
             continue
         if fam == 4:
             quoted = p[5][:20 + 8 + HDR]
-            icmp = struct.pack('!BBHHH', 3, 4, 0, 0, mtu) + quoted
+            icmp = struct.pack('!BBHHH', 3, code, 0, 0, mtu) + quoted
             icmp = icmp[:2] + struct.pack('!H', checksum(icmp)) + icmp[4:]
             s = socket.socket(socket.AF_INET, socket.SOCK_RAW,
                               socket.IPPROTO_ICMP)
@@ -131,7 +135,7 @@ def frag_needed(iface, port, mtu, fam):
             s = socket.socket(socket.AF_INET6, socket.SOCK_RAW,
                               socket.IPPROTO_ICMPV6)
         s.sendto(icmp, (p[1], 0))
-        print('sent frag-needed mtu %d to %s' % (mtu, p[1]), flush=True)
+        print('sent ICMP code %d mtu %d to %s' % (code, mtu, p[1]), flush=True)
         return 0
     return 1
 
@@ -140,7 +144,10 @@ if __name__ == '__main__':
     if sys.argv[1] == 'capture':
         capture(sys.argv[2], int(sys.argv[3]), sys.argv[4])
     elif sys.argv[1] == 'frag-needed':
-        sys.exit(frag_needed(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]),
-                             int(sys.argv[5]) if len(sys.argv) > 5 else 4))
+        sys.exit(icmp_error(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]),
+                            int(sys.argv[5]) if len(sys.argv) > 5 else 4))
+    elif sys.argv[1] == 'host-unreach':
+        sys.exit(icmp_error(sys.argv[2], int(sys.argv[3]), 0, 4, ptype=1,
+                            code=1))
     else:
         sys.exit(2)
