@@ -10,7 +10,7 @@
 # a port that cannot be bound falls back to raw IP with a log line and a
 # counter; an ICMP "fragmentation needed" (ICMPv6 "packet too big") for a
 # live UDP connection lowers the path MTU and the transfer completes
-# intact.
+# intact; an ICMP "host unreachable" for a SYN in UDP fails connect().
 cd "$(dirname "$0")/../.." || exit 1
 TONIC_ENCAP=udp		# this test is about the UDP wire whatever the run
 . selftests/vm/lib.sh
