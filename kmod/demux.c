@@ -123,7 +123,8 @@ int tonic_demux(struct sk_buff *skb, const struct tonic_af_ops *af)
 		TONIC_INC_STATS(net, TONIC_MIB_DROP_MALFORMED);
 		goto discard;
 	}
-	if (af->csum_bad(skb)) {
+	/* The UDP layer has verified a UDP packet's checksum. */
+	if (!TONIC_SKB_CB(skb)->udp && af->csum_bad(skb)) {
 		TONIC_INC_STATS(net, TONIC_MIB_DROP_CSUM);
 		goto discard;
 	}

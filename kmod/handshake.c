@@ -31,7 +31,8 @@ void tonic_negotiate_syn(struct sock *sk, const struct dst_entry *dst)
 {
 	struct tonic_sock *tsk = tonic_sk(sk);
 
-	tsk->seg_size = tonic_pick_seg_size(sk, dst, tsk->user_seg_size);
+	tsk->seg_size = tonic_pick_seg_size(sk, dst, tsk->user_seg_size,
+					    tsk->udp);
 	tsk->window = rounddown_pow_of_two(tonic_default_window(sk));
 	/* Resolved now, so that the SYN asks the peer for our signals. */
 	tsk->signals = tonic_proto_resolve(sock_net(sk), tsk->proto_name,
@@ -56,7 +57,7 @@ static void tonic_negotiate_req(const struct sock *sk,
 					    &treq->proto_ops, treq->proto_used);
 	if (tsk->user_seg_size)
 		wanted = min(wanted, tsk->user_seg_size);
-	treq->seg_size = tonic_pick_seg_size(sk, dst, wanted);
+	treq->seg_size = tonic_pick_seg_size(sk, dst, wanted, treq->udp);
 }
 
 int tonic_negotiate_synack(struct sock *sk, const struct tonic_synopt *opt)

@@ -54,11 +54,21 @@ static void tonic_v4_send_check(struct sock *sk, struct sk_buff *skb)
 	struct tonichdr *th = tonic_hdr(skb);
 	int len = skb->len - skb_transport_offset(skb);
 
+	if (tonic_sk(sk)->udp)		/* the UDP checksum covers it all */
+		return;
 	th->check = ~csum_tcpudp_magic(inet->inet_saddr, inet->inet_daddr,
 				       len, tonic_protocol, 0);
 	skb->ip_summed = CHECKSUM_PARTIAL;
 	skb->csum_start = skb_transport_header(skb) - skb->head;
 	skb->csum_offset = offsetof(struct tonichdr, check);
+}
+
+static int tonic_v4_queue_xmit(struct sock *sk, struct sk_buff *skb,
+			       struct flowi *fl)
+{
+	if (tonic_sk(sk)->udp)
+		return tonic_udp4_queue_xmit(sk, skb, fl);
+	return ip_queue_xmit(sk, skb, fl);
 }
 
 static int tonic_v4_connect(struct sock *sk, struct sockaddr *uaddr,
@@ -131,6 +141,8 @@ static int tonic_v4_connect(struct sock *sk, struct sockaddr *uaddr,
 		goto failure;
 	}
 	sk_setup_caps(sk, &rt->dst);
+	tonic_udp_choose(sk);
+	tonic_udp_set_sport(sk);
 	tonic_negotiate_syn(sk, &rt->dst);
 
 	tsk->iss = (u32)secure_dccp_sequence_number(inet->inet_saddr,
@@ -195,13 +207,24 @@ static void tonic_v4_send_reset(struct net *net, struct sk_buff *rxskb)
 	skb = tonic_make_reset(ctl_sk, rxskb);
 	if (!skb)
 		goto out;
-	tonic_v4_csum(skb, rxiph->daddr, rxiph->saddr);
 	skb_dst_set(skb, dst_clone(dst));
 
 	local_bh_disable();
 	bh_lock_sock(ctl_sk);
-	err = ip_build_and_send_pkt(skb, ctl_sk, rxiph->daddr, rxiph->saddr,
-				    NULL, inet_sk(ctl_sk)->tos);
+	if (TONIC_SKB_CB(rxskb)->udp) {		/* answer in the same wire */
+		const struct tonichdr *th = tonic_hdr(skb);
+
+		err = tonic_udp4_output(ctl_sk, skb, rxiph->daddr, rxiph->saddr,
+					tonic_udp4_sport(rxiph->daddr,
+							 rxiph->saddr,
+							 th->source, th->dest),
+					inet_sk(ctl_sk)->tos, false);
+	} else {
+		tonic_v4_csum(skb, rxiph->daddr, rxiph->saddr);
+		err = ip_build_and_send_pkt(skb, ctl_sk, rxiph->daddr,
+					    rxiph->saddr, NULL,
+					    inet_sk(ctl_sk)->tos);
+	}
 	bh_unlock_sock(ctl_sk);
 	if (!net_xmit_eval(err))
 		TONIC_INC_STATS(net, TONIC_MIB_RSTS_OUT);
@@ -222,7 +245,18 @@ static int tonic_v4_send_synack(const struct sock *sk, struct request_sock *req)
 	if (!dst)
 		return -EHOSTUNREACH;
 	skb = tonic_make_synack(sk, req);
-	if (skb) {
+	if (skb && tonic_rsk(req)->udp) {
+		skb_dst_set(skb, dst_clone(dst));
+		err = tonic_udp4_output((struct sock *)sk, skb,
+					ireq->ir_loc_addr, ireq->ir_rmt_addr,
+					tonic_udp4_sport(ireq->ir_loc_addr,
+							 ireq->ir_rmt_addr,
+							 htons(ireq->ir_num),
+							 ireq->ir_rmt_port),
+					READ_ONCE(inet_sk(sk)->tos),
+					ip_dont_fragment(sk, dst));
+		err = net_xmit_eval(err);
+	} else if (skb) {
 		tonic_v4_csum(skb, ireq->ir_loc_addr, ireq->ir_rmt_addr);
 		skb_dst_set(skb, dst_clone(dst));
 		rcu_read_lock();
@@ -268,6 +302,7 @@ static void tonic_v4_init_req(struct request_sock *req, const struct sock *sk,
 	sk_daddr_set(req_to_sk(req), ip_hdr(skb)->saddr);
 	ireq->ireq_family = AF_INET;
 	ireq->ir_iif = READ_ONCE(sk->sk_bound_dev_if);
+	tonic_rsk(req)->udp = TONIC_SKB_CB(skb)->udp;
 }
 
 static u32 tonic_v4_init_seq(const struct sk_buff *skb)
@@ -306,6 +341,7 @@ static struct sock *tonic_v4_syn_recv_sock(const struct sock *sk,
 	sk_daddr_set(newsk, ireq->ir_rmt_addr);
 	sk_rcv_saddr_set(newsk, ireq->ir_loc_addr);
 	newinet->inet_saddr = ireq->ir_loc_addr;
+	tonic_udp_set_sport(newsk);
 	RCU_INIT_POINTER(newinet->inet_opt, rcu_dereference(ireq->ireq_opt));
 	newinet->mc_index = inet_iif(skb);
 	newinet->mc_ttl = ip_hdr(skb)->ttl;
@@ -356,10 +392,10 @@ static bool tonic_v4_policy_check(struct sock *sk, struct sk_buff *skb)
 	return xfrm4_policy_check(sk, XFRM_POLICY_IN, skb);
 }
 
-static int tonic_v4_err(struct sk_buff *skb, u32 info)
+/* @offset: from the quoted IP header to the quoted Tonic header */
+static int __tonic_v4_err(struct sk_buff *skb, u32 info, int offset)
 {
 	const struct iphdr *iph = (struct iphdr *)skb->data;
-	const int offset = iph->ihl << 2;
 	const int type = icmp_hdr(skb)->type;
 	const int code = icmp_hdr(skb)->code;
 	struct net *net = dev_net(skb->dev);
@@ -420,9 +456,21 @@ out:
 	return 0;
 }
 
+static int tonic_v4_err(struct sk_buff *skb, u32 info)
+{
+	const struct iphdr *iph = (struct iphdr *)skb->data;	/* quoted */
+
+	return __tonic_v4_err(skb, info, iph->ihl << 2);
+}
+
+int tonic_v4_udp_err(struct sk_buff *skb, u32 info, int offset)
+{
+	return __tonic_v4_err(skb, info, offset);
+}
+
 static const struct tonic_af_ops tonic_ipv4_af_ops = {
 	.icsk = {
-		.queue_xmit	= ip_queue_xmit,
+		.queue_xmit	= tonic_v4_queue_xmit,
 		.send_check	= tonic_v4_send_check,
 		.rebuild_header	= inet_sk_rebuild_header,
 		.conn_request	= tonic_v4_conn_request,
@@ -446,6 +494,14 @@ static const struct tonic_af_ops tonic_ipv4_af_ops = {
 
 static int tonic_v4_rcv(struct sk_buff *skb)
 {
+	TONIC_SKB_CB(skb)->udp = 0;
+	return tonic_demux(skb, &tonic_ipv4_af_ops);
+}
+
+/* From the UDP tunnel socket, the UDP header pulled. */
+int tonic_v4_udp_rcv(struct sk_buff *skb)
+{
+	TONIC_SKB_CB(skb)->udp = 1;
 	return tonic_demux(skb, &tonic_ipv4_af_ops);
 }
 

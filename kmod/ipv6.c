@@ -58,11 +58,21 @@ static void tonic_v6_send_check(struct sock *sk, struct sk_buff *skb)
 	struct tonichdr *th = tonic_hdr(skb);
 	int len = skb->len - skb_transport_offset(skb);
 
+	if (tonic_sk(sk)->udp)		/* the UDP checksum covers it all */
+		return;
 	th->check = ~csum_ipv6_magic(&inet6_sk(sk)->saddr, &sk->sk_v6_daddr,
 				     len, tonic_protocol, 0);
 	skb->ip_summed = CHECKSUM_PARTIAL;
 	skb->csum_start = skb_transport_header(skb) - skb->head;
 	skb->csum_offset = offsetof(struct tonichdr, check);
+}
+
+static int tonic_v6_queue_xmit(struct sock *sk, struct sk_buff *skb,
+			       struct flowi *fl)
+{
+	if (tonic_sk(sk)->udp)
+		return tonic_udp6_queue_xmit(sk, skb, fl);
+	return inet6_csk_xmit(sk, skb, fl);
 }
 
 static int tonic_v6_connect(struct sock *sk, struct sockaddr *uaddr,
@@ -146,6 +156,8 @@ static int tonic_v6_connect(struct sock *sk, struct sockaddr *uaddr,
 	if (err)
 		goto late_failure;
 
+	tonic_udp_choose(sk);
+	tonic_udp_set_sport(sk);
 	tonic_negotiate_syn(sk, dst);
 	tsk->iss = (u32)secure_dccpv6_sequence_number(np->saddr.s6_addr32,
 						      sk->sk_v6_daddr.s6_addr32,
@@ -183,7 +195,8 @@ static void tonic_v6_send_reset(struct net *net, struct sk_buff *rxskb)
 	skb = tonic_make_reset(ctl_sk, rxskb);
 	if (!skb)
 		return;
-	tonic_v6_csum(skb, &rxip6h->daddr, &rxip6h->saddr);
+	if (!TONIC_SKB_CB(rxskb)->udp)
+		tonic_v6_csum(skb, &rxip6h->daddr, &rxip6h->saddr);
 
 	memset(&fl6, 0, sizeof(fl6));
 	fl6.daddr = rxip6h->saddr;
@@ -201,7 +214,13 @@ static void tonic_v6_send_reset(struct net *net, struct sk_buff *rxskb)
 	}
 	skb_dst_set(skb, dst);
 	local_bh_disable();
-	ip6_xmit(ctl_sk, skb, &fl6, 0, NULL, 0, 0);
+	if (TONIC_SKB_CB(rxskb)->udp)		/* answer in the same wire */
+		tonic_udp6_output(ctl_sk, skb, &fl6,
+				  tonic_udp6_sport(&fl6.saddr, &fl6.daddr,
+						   fl6.fl6_sport, fl6.fl6_dport),
+				  NULL, 0);
+	else
+		ip6_xmit(ctl_sk, skb, &fl6, 0, NULL, 0, 0);
 	TONIC_INC_STATS(net, TONIC_MIB_RSTS_OUT);
 	local_bh_enable();
 }
@@ -236,15 +255,26 @@ static int tonic_v6_send_synack(const struct sock *sk, struct request_sock *req)
 
 	skb = tonic_make_synack(sk, req);
 	if (skb) {
-		tonic_v6_csum(skb, &ireq->ir_v6_loc_addr, &ireq->ir_v6_rmt_addr);
+		if (!tonic_rsk(req)->udp)
+			tonic_v6_csum(skb, &ireq->ir_v6_loc_addr,
+				      &ireq->ir_v6_rmt_addr);
 		skb_dst_set(skb, dst_clone(dst));
 		fl6.daddr = ireq->ir_v6_rmt_addr;
 		rcu_read_lock();
 		opt = ireq->ipv6_opt;
 		if (!opt)
 			opt = rcu_dereference(np->opt);
-		err = ip6_xmit(sk, skb, &fl6, READ_ONCE(sk->sk_mark), opt,
-			       np->tclass, READ_ONCE(sk->sk_priority));
+		if (tonic_rsk(req)->udp)
+			err = tonic_udp6_output((struct sock *)sk, skb, &fl6,
+						tonic_udp6_sport(&fl6.saddr,
+								 &fl6.daddr,
+								 fl6.fl6_sport,
+								 fl6.fl6_dport),
+						opt, np->tclass);
+		else
+			err = ip6_xmit(sk, skb, &fl6, READ_ONCE(sk->sk_mark),
+				       opt, np->tclass,
+				       READ_ONCE(sk->sk_priority));
 		rcu_read_unlock();
 		err = net_xmit_eval(err);
 	}
@@ -288,6 +318,7 @@ static void tonic_v6_init_req(struct request_sock *req, const struct sock *sk,
 	ireq->ir_v6_loc_addr = ipv6_hdr(skb)->daddr;
 	ireq->ireq_family = AF_INET6;
 	ireq->ir_iif = READ_ONCE(sk->sk_bound_dev_if);
+	tonic_rsk(req)->udp = TONIC_SKB_CB(skb)->udp;
 	if (!ireq->ir_iif &&
 	    ipv6_addr_type(&ireq->ir_v6_rmt_addr) & IPV6_ADDR_LINKLOCAL)
 		ireq->ir_iif = inet6_iif(skb);
@@ -350,6 +381,7 @@ static void tonic_v6_child_init(const struct sock *sk, struct sock *newsk,
 	newinet->inet_daddr = LOOPBACK4_IPV6;
 	newinet->inet_saddr = LOOPBACK4_IPV6;
 	newinet->inet_rcv_saddr = LOOPBACK4_IPV6;
+	tonic_udp_set_sport(newsk);
 }
 
 static struct sock *tonic_v6_syn_recv_sock(const struct sock *sk,
@@ -413,8 +445,8 @@ static bool tonic_v6_policy_check(struct sock *sk, struct sk_buff *skb)
 	return xfrm6_policy_check(sk, XFRM_POLICY_IN, skb);
 }
 
-static int tonic_v6_err(struct sk_buff *skb, struct inet6_skb_parm *opt,
-			u8 type, u8 code, int offset, __be32 info)
+static int __tonic_v6_err(struct sk_buff *skb, u8 type, u8 code, int offset,
+			  __be32 info)
 {
 	const struct ipv6hdr *hdr = (const struct ipv6hdr *)skb->data;
 	struct net *net = dev_net_rcu(skb->dev);
@@ -459,9 +491,22 @@ out:
 	return 0;
 }
 
+static int tonic_v6_err(struct sk_buff *skb, struct inet6_skb_parm *opt,
+			u8 type, u8 code, int offset, __be32 info)
+{
+	return __tonic_v6_err(skb, type, code, offset, info);
+}
+
+/* @offset: from the quoted IPv6 header to the quoted Tonic header */
+int tonic_v6_udp_err(struct sk_buff *skb, u32 info, int offset)
+{
+	return __tonic_v6_err(skb, icmp6_hdr(skb)->icmp6_type,
+			      icmp6_hdr(skb)->icmp6_code, offset, htonl(info));
+}
+
 static const struct tonic_af_ops tonic_ipv6_af_ops = {
 	.icsk = {
-		.queue_xmit	= inet6_csk_xmit,
+		.queue_xmit	= tonic_v6_queue_xmit,
 		.send_check	= tonic_v6_send_check,
 		.rebuild_header	= inet6_sk_rebuild_header,
 		.conn_request	= tonic_v6_conn_request,
@@ -485,6 +530,14 @@ static const struct tonic_af_ops tonic_ipv6_af_ops = {
 
 static int tonic_v6_rcv(struct sk_buff *skb)
 {
+	TONIC_SKB_CB(skb)->udp = 0;
+	return tonic_demux(skb, &tonic_ipv6_af_ops);
+}
+
+/* From the UDP tunnel socket, the UDP header pulled. */
+int tonic_v6_udp_rcv(struct sk_buff *skb)
+{
+	TONIC_SKB_CB(skb)->udp = 1;
 	return tonic_demux(skb, &tonic_ipv6_af_ops);
 }
 

@@ -14,6 +14,9 @@
 int tonic_protocol = IPPROTO_TONIC;
 module_param_named(protocol, tonic_protocol, int, 0444);
 MODULE_PARM_DESC(protocol, "IP protocol number of Tonic (default 253)");
+int tonic_default_encap = TONIC_ENCAP_UDP;
+module_param_named(encap, tonic_default_encap, int, 0444);
+MODULE_PARM_DESC(encap, "net.tonic.encap of new namespaces: 1 = UDP (default), 0 = raw IP");
 
 static int __init tonic_init(void)
 {
@@ -22,6 +25,9 @@ static int __init tonic_init(void)
 	BUILD_BUG_ON(sizeof(struct tonic_skb_cb) > sizeof_field(struct sk_buff, cb));
 	if (tonic_protocol <= 0 || tonic_protocol >= IPPROTO_MAX ||
 	    tonic_protocol == IPPROTO_TCP || tonic_protocol == IPPROTO_UDP)
+		return -EINVAL;
+	if (tonic_default_encap != TONIC_ENCAP_IP &&
+	    tonic_default_encap != TONIC_ENCAP_UDP)
 		return -EINVAL;
 
 	err = tonic_hash_init();

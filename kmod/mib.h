@@ -50,3 +50,4 @@ TONIC_MIB(ENGINE_BATCHES, EngineBatches)	/* engine tx calls that emitted segment
 TONIC_MIB(DELAYED_ACKS, DelayedAcks)		/* ACKs sent by the delayed-ACK timer */
 TONIC_MIB(TIMER_MISSING, TimerMissing)		/* a connection owed progress with no timer armed */
 TONIC_MIB(EARLY_TIMERS, EarlyTimers)		/* early timers expired (loss probes, reordering) */
+TONIC_MIB(UDP_FALLBACK, UdpFallback)		/* connect/listen on raw IP: UDP port not bound */

@@ -51,12 +51,14 @@ static int __net_init tonic_net_init(struct net *net)
 	err = tonic_sysctl_net_init(net);
 	if (err)
 		goto err_v6;
+	tonic_udp_net_init(net);
 	err = tonic_mib_net_init(net);
 	if (err)
 		goto err_sysctl;
 	return 0;
 
 err_sysctl:
+	tonic_udp_net_exit(net);
 	tonic_sysctl_net_exit(net);
 err_v6:
 #if IS_ENABLED(CONFIG_IPV6)
@@ -73,6 +75,7 @@ static void __net_exit tonic_net_exit(struct net *net)
 {
 	struct tonic_net *tn = tonic_pernet(net);
 
+	tonic_udp_net_exit(net);
 	tonic_mib_net_exit(net);
 	tonic_sysctl_net_exit(net);
 #if IS_ENABLED(CONFIG_IPV6)
@@ -97,4 +100,6 @@ int tonic_pernet_init(void)
 void tonic_pernet_exit(void)
 {
 	unregister_pernet_subsys(&tonic_net_ops);
+	/* encap_rcv of the released UDP sockets may still run */
+	synchronize_net();
 }

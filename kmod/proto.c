@@ -14,6 +14,7 @@
 #include <linux/sched/signal.h>
 #include <linux/swap.h>
 #include <linux/uaccess.h>
+#include <linux/udp.h>
 #include <linux/termios.h>
 #include <linux/sockios.h>
 #include <net/inet_common.h>
@@ -77,13 +78,15 @@ u16 tonic_default_window(const struct sock *sk)
 }
 
 u16 tonic_pick_seg_size(const struct sock *sk, const struct dst_entry *dst,
-			int wanted)
+			int wanted, bool udp)
 {
 	const struct inet_connection_sock *icsk = inet_csk(sk);
 	int max;
 
 	max = dst_mtu(dst) - icsk->icsk_af_ops->net_header_len -
 	      icsk->icsk_ext_hdr_len - TONIC_HDR_LEN;
+	if (udp)
+		max -= sizeof(struct udphdr);
 	if (!wanted)
 		wanted = READ_ONCE(tonic_pernet(sock_net(sk))->segment_size);
 	if (wanted > 0 && wanted < max)
@@ -143,6 +146,8 @@ int tonic_init_sock(struct sock *sk)
 	tsk->signals = TONIC_NEWRENO_SIGNALS;	/* until the SYN resolves */
 	tsk->user_seg_size = 0;
 	tsk->user_window = 0;
+	tsk->udp = false;
+	tsk->udp_sport = 0;
 	tsk->flush_delay_us = READ_ONCE(tn->flush_delay_us);
 	tsk->nodelay = false;
 	tsk->cork = false;
@@ -180,6 +185,7 @@ void tonic_init_child(struct sock *newsk, const struct request_sock *req)
 	ntsk->iss = treq->iss;
 	ntsk->irs = treq->irs;
 	ntsk->seg_size = treq->seg_size;
+	ntsk->udp = treq->udp;
 	ntsk->window = treq->window;
 	ntsk->signals = treq->signals;
 	ntsk->proto_ops = treq->proto_ops;
@@ -398,6 +404,8 @@ int tonic_inet_listen(struct socket *sock, int backlog)
 	struct sock *sk = sock->sk;
 	int old_state, err;
 
+	/* Open the namespace's UDP port, so that SYNs in UDP find us. */
+	tonic_udp_choose(sk);
 	lock_sock(sk);
 	err = -EINVAL;
 	if (sock->state != SS_UNCONNECTED || sock->type != SOCK_STREAM)

@@ -75,6 +75,13 @@ struct tonic_mib {
  * @delack_segs: ACK at least every this many in-order full segments
  * @delack_us: longest an ACK for in-order data is held
  * @rto_max_ms: highest retransmission timeout (the backoff's cap)
+ * @encap: wire of new connections: TONIC_ENCAP_UDP or TONIC_ENCAP_IP
+ * @udp_port: the UDP port P of the UDP wire (both ends use the same)
+ * @udp_lock: serialises opening and closing @udp_sock4 and @udp_sock6
+ * @udp_sock4: kernel UDP tunnel socket bound to @udp_bound (or NULL)
+ * @udp_sock6: the same for IPv6
+ * @udp_bound: the port the tunnel sockets are bound to; 0 = none
+ * @udp_failed: the port that last failed to bind (logged once)
  */
 struct tonic_net {
 	struct net *net;
@@ -96,10 +103,23 @@ struct tonic_net {
 	int delack_segs;
 	int delack_us;
 	int rto_max_ms;
+	int encap;
+	int udp_port;
+	struct mutex udp_lock;
+	struct socket *udp_sock4;
+	struct socket *udp_sock6;
+	int udp_bound;
+	int udp_failed;
 };
+
+/* net.tonic.encap */
+#define TONIC_ENCAP_IP		0	/* raw IP, protocol tonic_protocol */
+#define TONIC_ENCAP_UDP		1	/* UDP to net.tonic.udp_port */
+#define TONIC_UDP_PORT		6253	/* default net.tonic.udp_port */
 
 extern unsigned int tonic_net_id;
 extern int tonic_protocol;		/* IP protocol number (module param) */
+extern int tonic_default_encap;		/* net.tonic.encap of new namespaces */
 
 static inline struct tonic_net *tonic_pernet(const struct net *net)
 {
@@ -134,6 +154,9 @@ enum {
  * @signals: receiver signals negotiated (TONIC_SIG_*): what both ends'
  *	protocols need, sent by both ends' receivers
  * @user_seg_size: TONIC_SEGMENT_SIZE (0 = path MTU)
+ * @udp: the connection's packets travel in UDP (else raw IP)
+ * @udp_sport: the UDP source port, a hash of the connection's addresses
+ *	and ports (RSS/ECMP entropy)
  * @user_window: TONIC_WINDOW (0 = sysctl)
  * @flush_delay_us: TONIC_FLUSH_DELAY
  * @proto_name: TONIC_PROTOCOL ("" = the namespace default)
@@ -198,6 +221,8 @@ struct tonic_sock {
 	u16 window;
 	u32 signals;
 	int user_seg_size;
+	bool udp;
+	__be16 udp_sport;
 	int user_window;
 	int flush_delay_us;
 	char proto_name[TONIC_PROTO_NAME_MAX];
@@ -296,6 +321,7 @@ static inline struct tonic_net *tonic_sk_net(const struct sock *sk)
  * @proto_ops: our protocol (the listener's TONIC_PROTOCOL, resolved)
  * @proto_used: its name
  * @synack_at: when the SYN-ACK was last sent (ns)
+ * @udp: the SYN came in UDP: so do the SYN-ACK and the connection
  */
 struct tonic_request_sock {
 	struct inet_request_sock ireq;
@@ -307,6 +333,7 @@ struct tonic_request_sock {
 	const struct tonic_proto_ops *proto_ops;
 	char proto_used[TONIC_PROTO_NAME_MAX];
 	u64 synack_at;
+	bool udp;
 };
 
 static inline struct tonic_request_sock *tonic_rsk(const struct request_sock *req)
@@ -320,6 +347,7 @@ static inline struct tonic_request_sock *tonic_rsk(const struct request_sock *re
  * @seg: segment number, relative (send buffer and receive queues)
  * @offset: receive queue: bytes already read from this skb
  * @ce: the packet carried ECN CE
+ * @udp: received: the packet came in UDP (its header pulled)
  */
 struct tonic_skb_cb {
 	union {
@@ -331,6 +359,7 @@ struct tonic_skb_cb {
 	u32 seg;
 	u32 offset;
 	u8 ce;
+	u8 udp;
 };
 
 #define TONIC_SKB_CB(skb) ((struct tonic_skb_cb *)&((skb)->cb[0]))
@@ -596,11 +625,12 @@ void tonic_reset(struct sock *sk, int err);
  * @sk: the socket (or listener)
  * @dst: its route
  * @wanted: the user's or peer's wish, 0 = none
+ * @udp: the connection travels in UDP (8 more bytes of headers)
  *
  * Return: the segment size: path MTU minus headers, capped by @wanted.
  */
 u16 tonic_pick_seg_size(const struct sock *sk, const struct dst_entry *dst,
-			int wanted);
+			int wanted, bool udp);
 /**
  * tonic_default_window() - K wanted by @sk
  * @sk: the socket
@@ -957,6 +987,130 @@ void tonic_timer_stop(struct sock *sk);
  * @sk: the socket, locked
  */
 void tonic_timer_work(struct sock *sk);
+
+/* udp.c */
+/**
+ * tonic_udp_net_init() - open @net's UDP tunnel sockets if encap asks
+ * @net: a new namespace, its settings at their defaults
+ *
+ * Return: 0; a port that cannot be bound leaves @net on raw IP.
+ */
+int tonic_udp_net_init(struct net *net);
+/**
+ * tonic_udp_net_exit() - close @net's UDP tunnel sockets
+ * @net: namespace going away
+ */
+void tonic_udp_net_exit(struct net *net);
+/**
+ * tonic_udp_choose() - the wire of a new connection of @sk
+ * @sk: a socket about to connect or listen, in process context
+ *
+ * Opens (or moves) the namespace's UDP tunnel sockets when
+ * net.tonic.encap asks for UDP, and sets tonic_sk(@sk)->udp: UDP if
+ * asked for and the port is bound, else raw IP (counted in UdpFallback).
+ */
+void tonic_udp_choose(struct sock *sk);
+/**
+ * tonic_udp_set_sport() - set the UDP source port of a connection
+ * @sk: a connection with its addresses and ports set
+ *
+ * The port is a keyed hash of the addresses and Tonic ports, in
+ * 49152..65535 (as RoCEv2's); the hash is also sk_txhash.
+ */
+void tonic_udp_set_sport(struct sock *sk);
+/**
+ * tonic_udp4_sport() - the UDP source port of an IPv4 Tonic flow
+ * @saddr: local address
+ * @daddr: remote address
+ * @sport: local Tonic port
+ * @dport: remote Tonic port
+ *
+ * Return: a port in 49152..65535, fixed for the four values.
+ */
+__be16 tonic_udp4_sport(__be32 saddr, __be32 daddr, __be16 sport,
+			__be16 dport);
+/**
+ * tonic_udp6_sport() - tonic_udp4_sport() for IPv6
+ * @saddr: local address
+ * @daddr: remote address
+ * @sport: local Tonic port
+ * @dport: remote Tonic port
+ *
+ * Return: a port in 49152..65535.
+ */
+__be16 tonic_udp6_sport(const struct in6_addr *saddr,
+			const struct in6_addr *daddr, __be16 sport,
+			__be16 dport);
+/**
+ * tonic_udp4_output() - push UDP and IPv4 headers and send
+ * @sk: the sending socket (a connection, listener or control socket)
+ * @skb: packet at its Tonic header, with its route set
+ * @saddr: source address
+ * @daddr: destination address
+ * @sport: UDP source port
+ * @tos: IP TOS (ECN bits included)
+ * @df: set the IP DF bit
+ *
+ * The UDP checksum covers the datagram; the Tonic checksum is 0.
+ *
+ * Return: as ip_local_out().
+ */
+int tonic_udp4_output(struct sock *sk, struct sk_buff *skb, __be32 saddr,
+		      __be32 daddr, __be16 sport, u8 tos, bool df);
+/**
+ * tonic_udp4_queue_xmit() - icsk queue_xmit of an IPv4 UDP connection
+ * @sk: the connection
+ * @skb: packet at its Tonic header
+ * @fl: the socket's flow (cork.fl)
+ *
+ * Return: as ip_queue_xmit().
+ */
+int tonic_udp4_queue_xmit(struct sock *sk, struct sk_buff *skb,
+			  struct flowi *fl);
+/**
+ * tonic_udp6_output() - push a UDP header and send with ip6_xmit()
+ * @sk: the sending socket
+ * @skb: packet at its Tonic header, with its route set
+ * @fl6: the flow (addresses); its protocol becomes UDP
+ * @sport: UDP source port
+ * @opt: IPv6 options or NULL
+ * @tclass: traffic class
+ *
+ * Return: as ip6_xmit().
+ */
+int tonic_udp6_output(struct sock *sk, struct sk_buff *skb,
+		      struct flowi6 *fl6, __be16 sport,
+		      struct ipv6_txoptions *opt, int tclass);
+/**
+ * tonic_udp6_queue_xmit() - icsk queue_xmit of an IPv6 UDP connection
+ * @sk: the connection
+ * @skb: packet at its Tonic header
+ * @fl: unused (the route is the socket's)
+ *
+ * Return: as inet6_csk_xmit().
+ */
+int tonic_udp6_queue_xmit(struct sock *sk, struct sk_buff *skb,
+			  struct flowi *fl);
+/**
+ * tonic_v4_udp_rcv() - receive an IPv4 Tonic packet that came in UDP
+ * @skb: the packet at its Tonic header (UDP header pulled, checksum
+ *	verified by UDP)
+ *
+ * Return: 0 (consumed).  tonic_v6_udp_rcv() is the same for IPv6.
+ */
+int tonic_v4_udp_rcv(struct sk_buff *skb);
+/**
+ * tonic_v4_udp_err() - an ICMP error quoting a Tonic packet in UDP
+ * @skb: the ICMP error, data at the quoted IP header
+ * @info: as for an IP protocol's err_handler (the MTU of frag-needed)
+ * @offset: from the quoted IP header to the quoted Tonic header
+ *
+ * Return: 0, or a negative errno when no connection matches.
+ * tonic_v6_udp_err() is the same for IPv6.
+ */
+int tonic_v4_udp_err(struct sk_buff *skb, u32 info, int offset);
+int tonic_v6_udp_rcv(struct sk_buff *skb);
+int tonic_v6_udp_err(struct sk_buff *skb, u32 info, int offset);
 
 /* ipv4.c / ipv6.c */
 /**

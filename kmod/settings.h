@@ -49,3 +49,9 @@ TONIC_SETTING(delack_segs, DELACK_SEGS, 2, 1, 256)
 TONIC_SETTING(delack_us, DELACK_US, 500, 1, 1000000)
 /* highest retransmission timeout (the backoff's cap), ms; TCP_RTO_MAX */
 TONIC_SETTING(rto_max_ms, RTO_MAX_MS, 120000, 1, 120000)
+/* wire of new connections: 1 = UDP to udp_port, 0 = raw IP (protocol=);
+ * the default is the module parameter encap= (1)
+ */
+TONIC_SETTING(encap, ENCAP, tonic_default_encap, 0, 1)
+/* UDP port P of the UDP wire, the same at both ends */
+TONIC_SETTING(udp_port, UDP_PORT, TONIC_UDP_PORT, 1, 65535)

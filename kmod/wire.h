@@ -57,7 +57,8 @@ struct tonic_synopt {
 
 #define TONIC_HDR_LEN		((int)sizeof(struct tonichdr))
 #define TONIC_SYN_LEN		(TONIC_HDR_LEN + (int)sizeof(struct tonic_synopt))
-#define MAX_TONIC_HEADER	(TONIC_SYN_LEN + MAX_HEADER)
+/* room for the Tonic SYN header, UDP (8) and the layers below */
+#define MAX_TONIC_HEADER	(TONIC_SYN_LEN + 8 + MAX_HEADER)
 
 static inline struct tonichdr *tonic_hdr(const struct sk_buff *skb)
 {

@@ -32,6 +32,20 @@ for t in "${vm_tests[@]}"; do
 	expect "$results/vm" "$name" bash "$t"
 	echo 2 >"$results/vm/$name.after.expected"	# see vm-tests.sh
 done
+# The same tests on the raw IP wire (the default is UDP): a representative
+# subset, or TONIC_VM_RAW_TESTS (none by default when TONIC_VM_TESTS names
+# a subset).
+raw_default="selftests/vm/test_sock_xfer.sh selftests/vm/test_sock_acks.sh"
+raw_default+=" selftests/vm/test_sock_api.sh selftests/vm/test_module.sh"
+raw_default+=" selftests/vm/test_sock_netem.sh selftests/vm/test_sock_stall.sh"
+[ -z "${TONIC_VM_TESTS:-}" ] || raw_default=
+raw_tests=()
+for t in ${TONIC_VM_RAW_TESTS-$raw_default}; do
+	name=$(basename "$t" .sh).ip
+	expect "$results/vm" "$name" env TONIC_ENCAP=ip bash "$t"
+	echo 2 >"$results/vm/$name.after.expected"
+	raw_tests+=("ip:$t")
+done
 echo 1 >"$results/vm-run.expected"
 [ ${#vm_tests[@]} -eq ${#all_vm[@]} ] ||
 	echo "only ${#vm_tests[@]} of ${#all_vm[@]} VM test files (TONIC_VM_TESTS)" \
@@ -45,7 +59,8 @@ vm_limit=${TONIC_VM_TIMEOUT:-3000}
 if scripts/vm-run.sh --timeout "$vm_limit" -- \
 		env TONIC_SOAK="${TONIC_SOAK:-}" \
 		TONIC_TEST_TIMEOUT="${TONIC_TEST_TIMEOUT:-900}" \
-		scripts/vm-tests.sh "$results/vm" "${vm_tests[@]}"; then
+		scripts/vm-tests.sh "$results/vm" "${vm_tests[@]}" \
+		"${raw_tests[@]}"; then
 	status="ok 1 - VM run finished with a clean kernel log"
 else
 	status="not ok 1 - VM run finished with a clean kernel log"

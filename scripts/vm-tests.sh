@@ -4,7 +4,8 @@
 # Inside the VM: run every selftests/vm/test_*.sh (or the ones named) as
 # its own TAP program, with tonic.ko unloaded before and after each.
 # After each program, the new part of the kernel log must be clean; that
-# check is one more TAP result per program.
+# check is one more TAP result per program.  A TEST written ip:PATH runs
+# with TONIC_ENCAP=ip (raw IP instead of the UDP wire), as NAME.ip.
 #   vm-tests.sh RESULT_DIR [TEST...]
 set -u
 out=$1
@@ -16,9 +17,16 @@ tests=("$@")
 limit=${TONIC_TEST_TIMEOUT:-900}
 
 for t in "${tests[@]}"; do
+	encap=udp
+	if [[ "$t" == ip:* ]]; then
+		encap=ip
+		t=${t#ip:}
+	fi
 	name=$(basename "$t" .sh)
+	[ "$encap" = udp ] || name=$name.$encap
 	before=$(dmesg | wc -l)
-	"$repo/scripts/tap-run.sh" "$out" "$name" "$limit" -- bash "$t"
+	"$repo/scripts/tap-run.sh" "$out" "$name" "$limit" -- \
+		env TONIC_ENCAP=$encap bash "$t"
 
 	{
 		echo "TAP version 13"

@@ -62,6 +62,28 @@ tap_done() {
 
 # ---- socket-layer helpers (selftests/vm/test_sock_*.sh) ----
 
+# The wire under test, TONIC_ENCAP: udp (the module's default) or ip (raw
+# IP protocol 253).  `make check` runs a subset of the tests in each; with
+# ip, every insmod of tonic.ko gives encap=0, the default of every
+# namespace.  TONIC_U32 matches Tonic packets in tc u32 filters and
+# TONIC_OFF is the offset of the Tonic header from the IPv4 header.
+TONIC_ENCAP=${TONIC_ENCAP:-udp}
+TONIC_UDP_PORT=6253
+if [ "$TONIC_ENCAP" = ip ]; then
+	insmod() {
+		if [[ "$1" == *tonic.ko ]]; then
+			command insmod "$@" encap=0
+		else
+			command insmod "$@"
+		fi
+	}
+	TONIC_U32="match ip protocol 253 0xff"
+	TONIC_OFF=20
+else
+	TONIC_U32="match ip protocol 17 0xff match u16 $TONIC_UDP_PORT 0xffff at 22"
+	TONIC_OFF=28
+fi
+
 XFER=${XFER:-build/selftests/tonic_xfer}
 NS_A=tonic-sa
 NS_B=tonic-sb
@@ -132,12 +154,12 @@ netem_clear() {
 	return 0
 }
 
-# drop_every_data NS DEV N: drop every Nth Tonic data packet (IP protocol
-# 253, total length 1024..2047) leaving DEV in NS, deterministically.
+# drop_every_data NS DEV N: drop every Nth Tonic data packet (total length
+# 1024..2047) leaving DEV in NS, deterministically.
 drop_every_data() {
 	tc -n "$1" qdisc add dev "$2" clsact &&
 	tc -n "$1" filter add dev "$2" egress protocol ip u32 \
-		match ip protocol 253 0xff match u16 0x0400 0xfc00 at 2 \
+		$TONIC_U32 match u16 0x0400 0xfc00 at 2 \
 		action gact ok random determ drop "$3"
 }
 
@@ -146,8 +168,21 @@ drop_every_data() {
 drop_every_ack() {
 	tc -n "$1" qdisc add dev "$2" clsact &&
 	tc -n "$1" filter add dev "$2" egress protocol ip u32 \
-		match ip protocol 253 0xff match u8 0x03 0xff at 24 \
+		$TONIC_U32 match u8 0x03 0xff at $((TONIC_OFF + 4)) \
 		action gact ok random determ drop "$3"
+}
+
+# csum_errors NS: packets NS dropped for a bad checksum on the wire under
+# test: Tonic's DropCsum on raw IP, UdpInCsumErrors on UDP (the UDP layer
+# checks the one checksum before Tonic sees the packet).
+csum_errors() {
+	if [ "$TONIC_ENCAP" = ip ]; then
+		tstat "$1" DropCsum
+		return
+	fi
+	ip netns exec "$1" awk '$1 == "Udp:" && !c {
+		for (i = 2; i <= NF; i++) if ($i == "InCsumErrors") c = i; next }
+		$1 == "Udp:" { print $c }' /proc/net/snmp
 }
 
 # no_flows NS...: no Tonic connection is left in any NS (polls up to 10 s:

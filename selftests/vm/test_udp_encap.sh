@@ -1,0 +1,191 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The UDP wire (net.tonic.encap=1, the default): a capture on the veth
+# (selftests/vm/udp_wire.py, an AF_PACKET socket) shows UDP datagrams to
+# net.tonic.udp_port, one Tonic header each, one UDP source port per
+# connection and different ones across connections, no raw protocol-253
+# packets; UdpInCsumErrors stays 0; IPv4 and IPv6 transfers with SHA-256;
+# a namespace switched to raw IP talks raw IP (the peer answers in kind);
+# a port that cannot be bound falls back to raw IP with a log line and a
+# counter; an ICMP "fragmentation needed" (ICMPv6 "packet too big") for a
+# live UDP connection lowers the path MTU and the transfer completes
+# intact; an ICMP "host unreachable" for a SYN in UDP fails connect().
+cd "$(dirname "$0")/../.." || exit 1
+TONIC_ENCAP=udp		# this test is about the UDP wire whatever the run
+. selftests/vm/lib.sh
+
+tap_plan 49
+tmp=$(mktemp -d)
+CAP_PID=
+HOLD_PID=
+cleanup() {
+	[ -n "$CAP_PID" ] && kill "$CAP_PID" 2>/dev/null
+	[ -n "$HOLD_PID" ] && kill "$HOLD_PID" 2>/dev/null
+	ns_cleanup
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+WIRE="python3 selftests/vm/udp_wire.py"
+P=$TONIC_UDP_PORT
+
+# cap_start NAME: capture on va in A (both directions) into $tmp/NAME.json.
+cap_start() {
+	local i
+	ip netns exec $NS_A $WIRE capture va "$P" "$tmp/$1.json" >"$tmp/$1.out" 2>&1 &
+	CAP_PID=$!
+	for i in $(seq 100); do
+		grep -q ready "$tmp/$1.out" && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
+cap_stop() {
+	kill -TERM "$CAP_PID" && wait "$CAP_PID"
+	CAP_PID=
+	sed 's/^/# /' "$tmp/$1.json"
+	echo
+}
+
+# jf NAME EXPR: a jq expression over capture NAME.
+jf() {
+	jq -r "$2" "$tmp/$1.json"
+}
+
+# snmp NS PROTO FIELD: a /proc/net/snmp counter of namespace NS.
+snmp() {
+	ip netns exec "$1" awk -v p="$2:" -v f="$3" '
+		$1 == p && !h { for (i = 2; i <= NF; i++) n[i] = $i; h = 1; next }
+		$1 == p { for (i = 2; i <= NF; i++) if (n[i] == f) print $i }' \
+		/proc/net/snmp
+}
+
+client() {
+	ip netns exec $NS_A timeout 300 $XFER client "$@"
+}
+
+tap_check "insmod tonic.ko" insmod "$TONIC_KO"
+tap_check "two namespaces over veth" ns_setup
+tap_check "net.tonic.encap is 1 (UDP) by default" \
+	test "$(ip netns exec $NS_A sysctl -n net.tonic.encap)" = 1
+tap_check "net.tonic.udp_port is $P by default" \
+	test "$(ip netns exec $NS_B sysctl -n net.tonic.udp_port)" = "$P"
+tap_check "the namespace's UDP tunnel socket is bound to $P" \
+	ip netns exec $NS_B grep -qi ":$(printf %04X "$P") " /proc/net/udp
+
+tap_check "server listens (IPv4)" srv_start "$tmp/srv" server -p 7101
+tap_check "server listens (IPv6)" srv_start "$tmp/srv6" server -6 -p 7102
+
+# Four IPv4 connections and one IPv6 connection, one capture.
+tap_check "capture on va" cap_start udp
+for i in 1 2 3 4; do
+	out=$(client -a $ADDR_B -p 7101 -b 300000 -s $i)
+	tap_xfer "$out" "IPv4 connection $i over UDP: 300 kB, SHA-256 matches"
+done
+C=$(info_field "$out" C)
+[ "$C" = 1444 ]; tap_result $? "C on a 1500-byte MTU is 1444 (IP 20 + UDP 8 + Tonic 28 less): $C"
+out=$(client -6 -a $ADDR6_B -p 7102 -b 300000 -s 9)
+tap_xfer "$out" "IPv6 connection over UDP: 300 kB, SHA-256 matches"
+C=$(info_field "$out" C)
+[ "$C" = 1424 ]; tap_result $? "IPv6 C is 1424: $C"
+cap_stop udp
+
+[ "$(jf udp .udp4)" -gt 500 ]; tap_result $? "IPv4 UDP datagrams to port $P: $(jf udp .udp4)"
+[ "$(jf udp .udp6)" -gt 100 ]; tap_result $? "IPv6 UDP datagrams to port $P: $(jf udp .udp6)"
+[ "$(jf udp .raw)" = 0 ]; tap_result $? "no raw protocol-253 packets"
+[ "$(jf udp .bad)" = 0 ]; tap_result $? "every datagram holds exactly one Tonic header"
+[ "$(jf udp '[.conns[] | length] | max')" = 1 ]
+tap_result $? "one UDP source port per connection and direction"
+client_ports=$(jf udp '[.conns | to_entries[] | select(.key | test("^4 10.77.0.1.")) | .value[0]] | unique | length')
+[ "$(jf udp '[.conns | keys[] | select(test("^4 10.77.0.1."))] | length')" = 4 ] &&
+	[ "$client_ports" -ge 3 ]
+tap_result $? "four IPv4 connections from A, $client_ports different UDP source ports"
+[ "$(jf udp '[.conns[][] | select(. < 49152)] | length')" = 0 ]
+tap_result $? "UDP source ports are in 49152..65535"
+for ns in $NS_A $NS_B; do
+	[ "$(csum_errors $ns)" = 0 ]
+	tap_result $? "UdpInCsumErrors is 0 in $ns"
+done
+[ "$(tstat $NS_B DropCsum)" = 0 ]; tap_result $? "no Tonic checksum drops"
+
+# A switched to raw IP: its SYN goes raw, and B answers in kind.
+tap_check "net.tonic.encap=0 in A" ip netns exec $NS_A sysctl -qw net.tonic.encap=0
+tap_check "capture on va" cap_start raw
+out=$(client -a $ADDR_B -p 7101 -b 300000 -s 5)
+tap_xfer "$out" "raw IP connection: 300 kB, SHA-256 matches"
+cap_stop raw
+[ "$(jf raw .raw)" -gt 100 ] && [ "$(jf raw .udp4)" = 0 ]
+tap_result $? "raw mode: $(jf raw .raw) protocol-253 packets, no UDP"
+tap_check "net.tonic.encap=1 in A again" ip netns exec $NS_A sysctl -qw net.tonic.encap=1
+
+# Port taken: A falls back to raw IP, logs it and counts it.
+ip netns exec $NS_A python3 -c '
+import socket, time
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.bind(("0.0.0.0", 7777))
+print("bound", flush=True)
+time.sleep(600)' >"$tmp/hold" 2>&1 &
+HOLD_PID=$!
+for i in $(seq 100); do grep -q bound "$tmp/hold" && break; sleep 0.05; done
+fb=$(tstat $NS_A UdpFallback)
+tap_check "udp_port=7777 (taken) in A" ip netns exec $NS_A sysctl -qw net.tonic.udp_port=7777
+out=$(client -a $ADDR_B -p 7101 -b 100000 -s 6)
+tap_xfer "$out" "port taken: the connection falls back to raw IP, SHA-256 matches"
+fb=$(($(tstat $NS_A UdpFallback) - fb))
+[ "$fb" = 1 ]; tap_result $? "UdpFallback +$fb"
+dmesg | grep -q "tonic: UDP port 7777 unavailable"
+tap_result $? "the fallback is logged"
+kill "$HOLD_PID"; wait "$HOLD_PID" 2>/dev/null; HOLD_PID=
+tap_check "udp_port=$P in A again" ip netns exec $NS_A sysctl -qw net.tonic.udp_port=$P
+
+# ICMP fragmentation needed for a live UDP connection (sent by B as a
+# router would): A lowers its path MTU; C stays, IP fragments the rest.
+ip netns exec $NS_B timeout 120 $WIRE frag-needed vb "$P" 1280 >"$tmp/icmp" 2>&1 &
+icmp_pid=$!
+for i in $(seq 200); do grep -q ready "$tmp/icmp" && break; sleep 0.05; done
+frag=$(snmp $NS_A Ip FragCreates)
+out=$(client -a $ADDR_B -p 7101 -b 5000000 -s 7)
+wait $icmp_pid
+tap_result $? "ICMP frag-needed sent during the transfer: $(grep sent "$tmp/icmp")"
+tap_xfer "$out" "transfer with a PMTU drop completes, SHA-256 matches"
+ip -n $NS_A route get $ADDR_B | grep -q "mtu 1280"
+tap_result $? "A's route to B has mtu 1280: $(ip -n $NS_A route get $ADDR_B | xargs)"
+frag=$(($(snmp $NS_A Ip FragCreates) - frag))
+[ "$frag" -gt 0 ]; tap_result $? "later segments left as IP fragments ($frag)"
+
+# The same over IPv6: an ICMPv6 "packet too big".
+ip netns exec $NS_B timeout 120 $WIRE frag-needed vb "$P" 1280 6 >"$tmp/icmp6" 2>&1 &
+icmp_pid=$!
+for i in $(seq 200); do grep -q ready "$tmp/icmp6" && break; sleep 0.05; done
+frag=$(ip netns exec $NS_A awk '$1 == "Ip6FragCreates" { print $2 }' /proc/net/snmp6)
+out=$(client -6 -a $ADDR6_B -p 7102 -b 5000000 -s 8)
+wait $icmp_pid
+tap_result $? "ICMPv6 packet-too-big sent during the transfer: $(grep sent "$tmp/icmp6")"
+tap_xfer "$out" "IPv6 transfer with a PMTU drop completes, SHA-256 matches"
+ip -6 -n $NS_A route get $ADDR6_B | grep -q "mtu 1280"
+tap_result $? "A's IPv6 route to B has mtu 1280: $(ip -6 -n $NS_A route get $ADDR6_B | xargs)"
+frag=$(($(ip netns exec $NS_A awk '$1 == "Ip6FragCreates" { print $2 }' /proc/net/snmp6) - frag))
+[ "$frag" -gt 0 ]; tap_result $? "later IPv6 segments left as fragments ($frag)"
+
+# ICMP host unreachable for a SYN in UDP (the SYN itself dropped on
+# arrival): the encap error hook hands it to the connecting socket, whose
+# connect() fails at once with EHOSTUNREACH instead of retrying.
+tap_check "B drops Tonic SYNs arriving in UDP" bash -c \
+	"tc -n $NS_B qdisc add dev vb clsact &&
+	 tc -n $NS_B filter add dev vb ingress protocol ip u32 \
+		$TONIC_U32 match u8 1 0xff at $((TONIC_OFF + 4)) action drop"
+ip netns exec $NS_B timeout 60 $WIRE host-unreach vb "$P" >"$tmp/unreach" 2>&1 &
+icmp_pid=$!
+for i in $(seq 200); do grep -q ready "$tmp/unreach" && break; sleep 0.05; done
+out=$(ip netns exec $NS_A timeout 30 $XFER client -a $ADDR_B -p 7101 -b 10 2>&1)
+wait $icmp_pid
+tap_result $? "ICMP host unreachable sent for the SYN: $(grep sent "$tmp/unreach")"
+grep -q '^error connect EHOSTUNREACH' <<<"$out"
+tap_result $? "connect() fails with EHOSTUNREACH: $(head -n 1 <<<"$out")"
+tap_check "B takes SYNs again" tc -n $NS_B qdisc del dev vb clsact
+
+srv_stop
+tap_check "no connection left" no_flows $NS_A $NS_B
+tap_check "rmmod tonic" rmmod_tonic
+tap_done
