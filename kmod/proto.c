@@ -147,6 +147,7 @@ int tonic_init_sock(struct sock *sk)
 	tsk->nodelay = false;
 	tsk->cork = false;
 	tsk->proto_name[0] = '\0';
+	tonic_cgroup_protocol(tsk->proto_name);	/* tonic run --protocol */
 	tonic_timer_init(sk);
 
 	sk->sk_state = TCP_CLOSE;

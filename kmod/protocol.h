@@ -1090,6 +1090,8 @@ const struct tonic_proto_ops *tonic_proto_lookup(struct net *net,
  * @buf: TONIC_PROTO_NAME_MAX bytes
  */
 void tonic_proto_default(struct net *net, char *buf);
+
+void tonic_cgroup_protocol(char *name);
 /**
  * tonic_proto_set_default() - change the namespace default protocol
  * @net: namespace
