@@ -151,6 +151,10 @@ enum {
  * @cork: TCP_CORK: a short tail waits for more data (at most
  *	TONIC_CORK_MAX_US), as TCP's
  * @more: the last write had MSG_MORE: as @cork until the next write
+ * @keepcnt: TCP_KEEPCNT (0 = net.ipv4.tcp_keepalive_probes), kept only
+ * @keepidle: TCP_KEEPIDLE in s (0 = net.ipv4.tcp_keepalive_time), kept only
+ * @keepintvl: TCP_KEEPINTVL in s (0 = the sysctl), kept only
+ * @defer_accept: TCP_DEFER_ACCEPT in s, kept only
  * @peer_edge: segments below this number fit in the peer's receive window
  * @peer_wnd: receive window the peer advertised last (segments)
  * @segs: announced, unacknowledged segments by number & (TONIC_RING - 1)
@@ -214,6 +218,10 @@ struct tonic_sock {
 	bool nodelay;
 	bool cork;
 	bool more;
+	u8 keepcnt;
+	u16 keepidle;
+	u16 keepintvl;
+	int defer_accept;
 	u32 peer_edge;
 	u32 peer_wnd;
 	struct sk_buff *segs[TONIC_RING];
@@ -889,6 +897,19 @@ void tonic_flow_timer(struct sock *sk, u64 now);
  * @info: filled in completely
  */
 void __tonic_get_info(struct sock *sk, struct tonic_info *info);
+
+/**
+ * tonic_protocol_name() - the protocol name TONIC_PROTOCOL reports
+ * @sk: the socket (locked)
+ * @buf: TONIC_PROTO_NAME_MAX bytes: the name in use, else the chosen
+ *	one, else the namespace default
+ */
+void tonic_protocol_name(struct sock *sk, char *buf);
+
+int tonic_tcp_setsockopt(struct sock *sk, int optname, sockptr_t optval,
+			 unsigned int optlen);
+int tonic_tcp_getsockopt(struct sock *sk, int optname, char __user *optval,
+			 int __user *optlen);
 
 /**
  * tonic_flow_info() - fill the engine part of TONIC_INFO
