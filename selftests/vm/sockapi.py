@@ -239,7 +239,7 @@ def tcp_options():
     s.close()
 
     def ti(s):
-        data = os.urandom(200000)
+        data = os.urandom(50000)  # fits both receive windows: nobody reads
         s.sendall(data)
         wait_for(lambda: tcpi(s)[1]["bytes_acked"] >= len(data))
         n, v = tcpi(s)

@@ -6,7 +6,8 @@
  *   tonic offload del CGROUP
  *   tonic offload list
  *
- * CGROUP is a cgroup2 directory (absolute, or relative to /sys/fs/cgroup).
+ * CGROUP is a cgroup2 directory (absolute, or relative to /sys/fs/cgroup);
+ * del also takes the id `list` shows, for a cgroup already removed.
  * The shim (shim.bpf.c, embedded) is attached to update_socket_protocol()
  * by the first add and detached by the del that empties its map; its
  * link and map are pinned in /sys/fs/bpf/tonic/shim/.  --protocol maps
@@ -367,7 +368,13 @@ int offload_main(int argc, char **argv)
 		goto usage;
 	if (strcmp(argv[1], "add") && (strcmp(argv[1], "del") || protocol))
 		goto usage;
-	if (shim_check() || cgroup_id(argv[2], &id, abs, sizeof(abs)))
+	if (shim_check())
+		return 1;
+	/* del by id: the directory may be gone already */
+	if (!strcmp(argv[1], "del") && argv[2][0] != '/' &&
+	    strspn(argv[2], "0123456789") == strlen(argv[2]))
+		id = strtoull(argv[2], NULL, 10);
+	else if (cgroup_id(argv[2], &id, abs, sizeof(abs)))
 		return 1;
 	if (!strcmp(argv[1], "add"))
 		return offload_add_id(id, protocol) ? 1 : 0;
