@@ -36,17 +36,56 @@
 #include "tonic.h"
 
 #define BPFFS		"/sys/fs/bpf"
-#define PIN_DIR		"/sys/fs/bpf/tonic"
-#define SHIM_DIR	PIN_DIR "/shim"
-#define SHIM_LINK	SHIM_DIR "/link"
-#define SHIM_MAP	SHIM_DIR "/cgroups"
 #define CGROUP_ROOT	"/sys/fs/cgroup"
+#define INIT_ROOT	"/proc/1/root"
+#define CGROUP2_MAGIC	0x63677270
 #define CGROUP_PARAM	"/sys/module/tonic/parameters/cgroup_protocol"
 #define PROTOS		"/proc/sys/net/tonic/available_protocols"
 #define BPF_FS_MAGIC_	0xcafe4a11
 #define HOOK		"update_socket_protocol"
 
 extern const char tonic_shim_obj[], tonic_shim_obj_end[];
+
+/*
+ * Where bpffs and cgroup2 are: /sys/fs/..., or, when this mount namespace
+ * has its own /sys without them (`ip netns exec` remounts /sys), init's,
+ * so that the pins are the system's and the cgroups the real ones.
+ */
+static char bpffs_dir[64] = BPFFS;
+static char cgroup_dir[64] = CGROUP_ROOT;
+static char pin_dir[96], shim_dir[96], shim_link[96], shim_map_path[96];
+
+static bool is_fs(const char *path, long magic)
+{
+	struct statfs fs;
+
+	return !statfs(path, &fs) && fs.f_type == magic;
+}
+
+static int find_roots(void)
+{
+	if (!is_fs(BPFFS, BPF_FS_MAGIC_) && is_fs(INIT_ROOT BPFFS, BPF_FS_MAGIC_))
+		strcpy(bpffs_dir, INIT_ROOT BPFFS);
+	if (!is_fs(CGROUP_ROOT, CGROUP2_MAGIC)) {
+		if (!is_fs(INIT_ROOT CGROUP_ROOT, CGROUP2_MAGIC)) {
+			fprintf(stderr, "tonic: no cgroup2 file system at %s\n",
+				CGROUP_ROOT);
+			return -1;
+		}
+		strcpy(cgroup_dir, INIT_ROOT CGROUP_ROOT);
+	}
+	snprintf(pin_dir, sizeof(pin_dir), "%s/tonic", bpffs_dir);
+	snprintf(shim_dir, sizeof(shim_dir), "%s/tonic/shim", bpffs_dir);
+	snprintf(shim_link, sizeof(shim_link), "%s/tonic/shim/link", bpffs_dir);
+	snprintf(shim_map_path, sizeof(shim_map_path), "%s/tonic/shim/cgroups",
+		 bpffs_dir);
+	return 0;
+}
+
+const char *tonic_cgroup_root(void)
+{
+	return cgroup_dir;
+}
 
 void offload_usage(void)
 {
@@ -84,6 +123,8 @@ int shim_check(void)
 		fprintf(stderr, "tonic: offloading needs CAP_BPF and CAP_NET_ADMIN (run as root)\n");
 		return -1;
 	}
+	if (find_roots())
+		return -1;
 	/* TONIC_SHIM_HOOK: the selftest's way to ask for a missing hook */
 	btf = btf__load_vmlinux_btf();
 	id = btf ? btf__find_by_name_kind(btf, hook, BTF_KIND_FUNC) : -1;
@@ -99,23 +140,22 @@ int shim_check(void)
 /* Serialises shim attach/detach between concurrent tonic commands. */
 static int shim_lock(void)
 {
-	struct statfs fs;
 	int fd;
 
-	if ((statfs(BPFFS, &fs) || fs.f_type != BPF_FS_MAGIC_) &&
-	    mount("bpf", BPFFS, "bpf", 0, NULL)) {
-		fprintf(stderr, "tonic: cannot mount bpffs at %s: %s\n", BPFFS,
+	if (!is_fs(bpffs_dir, BPF_FS_MAGIC_) &&
+	    mount("bpf", bpffs_dir, "bpf", 0, NULL)) {
+		fprintf(stderr, "tonic: cannot mount bpffs at %s: %s\n", bpffs_dir,
 			strerror(errno));
 		return -1;
 	}
-	if ((mkdir(PIN_DIR, 0700) && errno != EEXIST) ||
-	    (mkdir(SHIM_DIR, 0700) && errno != EEXIST)) {
-		fprintf(stderr, "tonic: mkdir %s: %s\n", SHIM_DIR, strerror(errno));
+	if ((mkdir(pin_dir, 0700) && errno != EEXIST) ||
+	    (mkdir(shim_dir, 0700) && errno != EEXIST)) {
+		fprintf(stderr, "tonic: mkdir %s: %s\n", shim_dir, strerror(errno));
 		return -1;
 	}
-	fd = open(SHIM_DIR, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	fd = open(shim_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0 || flock(fd, LOCK_EX)) {
-		fprintf(stderr, "tonic: locking %s: %s\n", SHIM_DIR, strerror(errno));
+		fprintf(stderr, "tonic: locking %s: %s\n", shim_dir, strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		return -1;
@@ -132,7 +172,7 @@ static int shim_map(bool attach)
 	struct bpf_map *map;
 	int fd;
 
-	fd = bpf_obj_get(SHIM_MAP);
+	fd = bpf_obj_get(shim_map_path);
 	if (fd >= 0 || !attach)
 		return fd;
 	obj = bpf_object__open_mem(tonic_shim_obj,
@@ -149,10 +189,10 @@ static int shim_map(bool attach)
 			HOOK, strerror(errno));
 		goto fail;
 	}
-	if (bpf_map__pin(map, SHIM_MAP) || bpf_link__pin(link, SHIM_LINK)) {
+	if (bpf_map__pin(map, shim_map_path) || bpf_link__pin(link, shim_link)) {
 		fprintf(stderr, "tonic: pinning the shim in %s failed: %s\n",
-			SHIM_DIR, strerror(errno));
-		unlink(SHIM_MAP);
+			shim_dir, strerror(errno));
+		unlink(shim_map_path);
 		bpf_link__destroy(link);
 		goto fail;
 	}
@@ -174,13 +214,13 @@ static void shim_detach_if_unused(int map)
 
 	if (!bpf_map_get_next_key(map, NULL, &key))
 		return;
-	fd = bpf_obj_get(SHIM_LINK);
+	fd = bpf_obj_get(shim_link);
 	if (fd >= 0) {
 		bpf_link_detach(fd);
 		close(fd);
 	}
-	unlink(SHIM_LINK);
-	unlink(SHIM_MAP);
+	unlink(shim_link);
+	unlink(shim_map_path);
 }
 
 /* cgroup2 id of directory @path: its inode number. */
@@ -192,12 +232,12 @@ static int cgroup_id(const char *path, __u64 *id, char *abs, size_t len)
 	if (path[0] == '/')
 		snprintf(abs, len, "%s", path);
 	else
-		snprintf(abs, len, CGROUP_ROOT "/%s", path);
+		snprintf(abs, len, "%s/%s", cgroup_dir, path);
 	if (statfs(abs, &fs) || stat(abs, &st)) {
 		fprintf(stderr, "tonic: %s: %s\n", abs, strerror(errno));
 		return -1;
 	}
-	if (fs.f_type != 0x63677270 /* CGROUP2_SUPER_MAGIC */ ||
+	if (fs.f_type != CGROUP2_MAGIC ||
 	    !S_ISDIR(st.st_mode)) {
 		fprintf(stderr, "tonic: %s is not a cgroup2 directory\n", abs);
 		return -1;
@@ -336,17 +376,24 @@ static void param_protocol(__u64 id, char *name, size_t len)
 static int cmd_list(void)
 {
 	__u64 key, *prev = NULL;
+	size_t skip;
 	char proto[32];
-	int map = bpf_obj_get(SHIM_MAP);
+	int map;
 
+	if (find_roots())
+		return 1;
+	skip = strncmp(cgroup_dir, INIT_ROOT, strlen(INIT_ROOT)) ? 0 :
+	       strlen(INIT_ROOT);
+	map = bpf_obj_get(shim_map_path);
 	if (map < 0)
 		return 0;	/* nothing offloaded */
 	while (!bpf_map_get_next_key(map, prev, &key)) {
 		find_ino = key;
 		strcpy(find_path, "(removed)");
-		nftw(CGROUP_ROOT, find_cb, 16, FTW_PHYS | FTW_MOUNT);
+		nftw(cgroup_dir, find_cb, 16, FTW_PHYS | FTW_MOUNT);
 		param_protocol(key, proto, sizeof(proto));
-		printf("%llu %s%s%s\n", (unsigned long long)key, find_path,
+		printf("%llu %s%s%s\n", (unsigned long long)key,
+		       find_path + (find_path[0] == '/' ? skip : 0),
 		       proto[0] ? " protocol " : "", proto);
 		prev = &key;
 	}

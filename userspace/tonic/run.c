@@ -2,7 +2,8 @@
 /*
  * tonic run [--protocol NAME] -- CMD [ARG...]
  *
- * Runs CMD in a cgroup of its own (/sys/fs/cgroup/tonic-run.PID) that is
+ * Runs CMD in a cgroup of its own (/sys/fs/cgroup/tonic-run.PID; init's
+ * /sys/fs/cgroup under `ip netns exec`, offload.c) that is
  * offloaded (offload.c): its TCP sockets are Tonic sockets, with protocol
  * NAME if given.  Waits for CMD and exits with its status (128 + signal
  * if it was killed); then kills what CMD left in the cgroup, removes the
@@ -66,7 +67,7 @@ int run_main(int argc, char **argv)
 {
 	const char *protocol = NULL;
 	struct sigaction sa = { .sa_handler = forward };
-	char cg[128];
+	char cg[160];
 	struct stat st;
 	int i = 1, status, err;
 
@@ -81,7 +82,8 @@ int run_main(int argc, char **argv)
 	argv += i + 1;
 	if (shim_check())
 		return 1;
-	snprintf(cg, sizeof(cg), "/sys/fs/cgroup/tonic-run.%d", getpid());
+	snprintf(cg, sizeof(cg), "%s/tonic-run.%d", tonic_cgroup_root(),
+		 getpid());
 	if (mkdir(cg, 0755) || stat(cg, &st)) {
 		fprintf(stderr, "tonic: cannot create cgroup %s: %s\n", cg,
 			strerror(errno));

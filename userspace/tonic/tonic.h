@@ -25,6 +25,7 @@ void offload_usage(void);
 int run_main(int argc, char **argv);
 void run_usage(void);
 int shim_check(void);
+const char *tonic_cgroup_root(void);
 int offload_add_id(unsigned long long id, const char *protocol);
 int offload_del_id(unsigned long long id);
 
