@@ -108,8 +108,6 @@ tap_check "netem loss 1 % both ways" bash -c \
 	"$(declare -f netem); netem $NS_A va loss 1% && netem $NS_B vb loss 1%"
 head -c 8000000 /dev/urandom >"$TMP/file"
 want=$(sha256sum <"$TMP/file" | cut -d' ' -f1)
-ta=$(topens $NS_A)
-ca=$(tcp_opens $NS_A)
 cb=$(tcp_opens $NS_B)
 n0=$(sockets)
 ip netns exec $NS_B $TONIC run -- python3 -m http.server 8080 --bind $ADDR_B \
@@ -118,14 +116,19 @@ SRV_PIDS+=($!)
 tap_check "http.server listens under tonic run" listening $n0
 tap_check "curl outside the cgroup gets TCP: refused by the Tonic server" bash -c \
 	"! ip netns exec $NS_A curl -s -m 5 -o /dev/null http://$ADDR_B:8080/file"
+# (that refused attempt was a TCP open: count from here)
+ta=$(topens $NS_A)
+ca=$(tcp_opens $NS_A)
 ip netns exec $NS_A timeout 300 $TONIC run -- curl -s -S -m 280 \
 	-o "$TMP/got" http://$ADDR_B:8080/file
 tap_check "curl under tonic run: 8 MB over 1 % loss, SHA-256 matches" \
 	test "$(sha256sum <"$TMP/got" | cut -d' ' -f1)" = "$want"
 srv_stop
 ca=$(($(tcp_opens $NS_A) - ca))
+got="$(($(topens $NS_A) - ta)) $ca"
+echo "# Tonic opens, TCP opens in $NS_A: $got"
 tap_check "that connection was Tonic (ActiveOpens +1), TCP opened none in $NS_A" \
-	test "$(($(topens $NS_A) - ta)) $ca" = "1 0"
+	test "$got" = "1 0"
 
 n0=$(sockets)
 ip netns exec $NS_B timeout 300 $TONIC run -- iperf3 -s -1 -J -B $ADDR_B \
