@@ -126,6 +126,9 @@ static void tonic_init_conn_state(struct sock *sk)
 	tsk->eng = NULL;
 	bitmap_zero(tsk->rtx_seen, TONIC_RING);
 	tsk->srtt_us = 0;
+	tsk->keep_probes = 0;
+	tsk->keep_sent = 0;
+	tsk->rcv_tstamp = 0;
 	tsk->rcv_truesize = 0;
 	memset(&tsk->stats, 0, sizeof(tsk->stats));
 }
@@ -252,6 +255,7 @@ void tonic_reset(struct sock *sk, int err)
 int tonic_connection_established(struct sock *sk)
 {
 	tonic_set_state(sk, TCP_ESTABLISHED);
+	tonic_keepalive_rcv(sk);	/* keepalive's idle time starts now */
 	tonic_nl_event_flow(sk, TONIC_EVENT_OPEN, 0);
 	if (!sock_flag(sk, SOCK_DEAD)) {
 		sk->sk_state_change(sk);

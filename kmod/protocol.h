@@ -151,10 +151,13 @@ enum {
  * @cork: TCP_CORK: a short tail waits for more data (at most
  *	TONIC_CORK_MAX_US), as TCP's
  * @more: the last write had MSG_MORE: as @cork until the next write
- * @keepcnt: TCP_KEEPCNT (0 = net.ipv4.tcp_keepalive_probes), kept only
- * @keepidle: TCP_KEEPIDLE in s (0 = net.ipv4.tcp_keepalive_time), kept only
- * @keepintvl: TCP_KEEPINTVL in s (0 = the sysctl), kept only
+ * @keepcnt: TCP_KEEPCNT (0 = net.ipv4.tcp_keepalive_probes)
+ * @keepidle: TCP_KEEPIDLE in s (0 = net.ipv4.tcp_keepalive_time)
+ * @keepintvl: TCP_KEEPINTVL in s (0 = net.ipv4.tcp_keepalive_intvl)
  * @defer_accept: TCP_DEFER_ACCEPT in s, kept only
+ * @keep_probes: keepalive probes sent since the peer was last heard
+ * @keep_sent: when the last keepalive probe went
+ * @rcv_tstamp: when the peer was last heard (a packet of the connection)
  * @peer_edge: segments below this number fit in the peer's receive window
  * @peer_wnd: receive window the peer advertised last (segments)
  * @segs: announced, unacknowledged segments by number & (TONIC_RING - 1)
@@ -222,6 +225,9 @@ struct tonic_sock {
 	u16 keepidle;
 	u16 keepintvl;
 	int defer_accept;
+	u8 keep_probes;
+	u64 keep_sent;
+	u64 rcv_tstamp;
 	u32 peer_edge;
 	u32 peer_wnd;
 	struct sk_buff *segs[TONIC_RING];
@@ -905,6 +911,10 @@ void __tonic_get_info(struct sock *sk, struct tonic_info *info);
  *	one, else the namespace default
  */
 void tonic_protocol_name(struct sock *sk, char *buf);
+
+u64 tonic_keepalive_at(const struct sock *sk);
+void tonic_keepalive_timer(struct sock *sk, u64 now);
+void tonic_keepalive_rcv(struct sock *sk);
 
 int tonic_tcp_setsockopt(struct sock *sk, int optname, sockptr_t optval,
 			 unsigned int optlen);

@@ -3,7 +3,8 @@
  * Tonic for Linux: the SOL_TCP options real TCP programs set or read
  * (issue 16), so that a program moved onto Tonic by `tonic run` keeps
  * working.  Each is mapped onto Tonic's own mechanism, or accepted and
- * kept for getsockopt as a documented no-op (Documentation/sockets.md,
+ * kept for getsockopt as a documented no-op; keepalives are real
+ * (keepalive.c) (Documentation/sockets.md,
  * "TCP options"); TCP_FASTOPEN is refused, so programs fall back.
  * Ranges and errnos follow net/ipv4/tcp.c.
  */
@@ -88,18 +89,21 @@ static int tonic_set_tcp_int(struct sock *sk, int optname, int val)
 			err = -EINVAL;
 		else
 			tsk->keepidle = val;
+		tonic_timer_update(sk);	/* keepalive's deadline moved */
 		break;
 	case TCP_KEEPINTVL:
 		if (val < 1 || val > MAX_TCP_KEEPINTVL)
 			err = -EINVAL;
 		else
 			tsk->keepintvl = val;
+		tonic_timer_update(sk);	/* keepalive's deadline moved */
 		break;
 	case TCP_KEEPCNT:
 		if (val < 1 || val > MAX_TCP_KEEPCNT)
 			err = -EINVAL;
 		else
 			tsk->keepcnt = val;
+		tonic_timer_update(sk);	/* keepalive's deadline moved */
 		break;
 	case TCP_USER_TIMEOUT:
 		if (val < 0)
