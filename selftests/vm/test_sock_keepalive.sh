@@ -5,10 +5,12 @@
 # connection whose peer answers stays up while probes go out; once the
 # peer goes silent (netem loss 100 % on its side) the connection is reset
 # with ETIMEDOUT after KEEPCNT probes, as Linux TCP's (checked side by side).
+# TCP_USER_TIMEOUT: unacknowledged data to a silent peer fails the
+# connection with ETIMEDOUT after about that long, as TCP's.
 cd "$(dirname "$0")/../.." || exit 1
 . selftests/vm/lib.sh
 
-tap_plan 9
+tap_plan 13
 KA=selftests/vm/keepalive.py
 TMP=$(mktemp -d)
 trap 'ns_cleanup; rm -rf "$TMP"' EXIT
@@ -59,6 +61,28 @@ wait $pid
 netem_clear
 sed 's/^/# tcp: /' "$TMP/tcp.out"
 tap_check "Linux TCP gives the same: alive, then ETIMEDOUT" cmp "$TMP/tcp.out" "$TMP/tonic.out"
+
+# ka_cut PORT OUT ARGS...: run keepalive.py ARGS against PORT in B, cut
+# the path (B's side drops everything) when it says so
+ka_cut() {
+	local port=$1 out=$2 pid
+	shift 2
+	rm -f "$TMP/idle"
+	ip netns exec $NS_A timeout 90 python3 $KA "$@" $ADDR_B $port "$TMP/idle" >"$out" 2>&1 &
+	pid=$!
+	for _ in $(seq 400); do [ -e "$TMP/idle" ] && break; sleep 0.05; done
+	netem $NS_B vb loss 100%
+	wait $pid
+	netem_clear
+}
+tap_check "Tonic server for TCP_USER_TIMEOUT" listen 253 7102
+tap_check "Linux TCP server for TCP_USER_TIMEOUT" listen 6 7103
+ka_cut 7102 "$TMP/ut-tonic.out" --user-timeout
+ka_cut 7103 "$TMP/ut-tcp.out" --tcp --user-timeout
+sed 's/^/# tonic: /' "$TMP/ut-tonic.out"
+sed 's/^/# tcp: /' "$TMP/ut-tcp.out"
+tap_check "TCP_USER_TIMEOUT 2 s, silent peer: ETIMEDOUT" grep -qx 'recv ETIMEDOUT' "$TMP/ut-tonic.out"
+tap_check "Linux TCP gives the same" cmp "$TMP/ut-tcp.out" "$TMP/ut-tonic.out"
 ns_cleanup
 tap_check "rmmod tonic" rmmod_tonic
 tap_done
