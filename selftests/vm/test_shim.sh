@@ -12,7 +12,7 @@
 cd "$(dirname "$0")/../.." || exit 1
 . selftests/vm/lib.sh
 
-tap_plan 30
+tap_plan 31
 TONIC=build/tonic
 TMP=$(mktemp -d)
 CG=/sys/fs/cgroup/tonic-test
@@ -142,6 +142,12 @@ wait $spid
 src=$?
 tap_check "iperf3 client under tonic run: JSON, bytes received" bash -c \
 	"[ $crc -eq 0 ] && jq -e '.end.sum_received.bytes > 0' $TMP/iperf-c.json"
+# iperf3 reads TCP_INFO (retransmits) and TCP_CONGESTION (the program)
+echo "# iperf3 client: $(jq -c '{retransmits: .end.sum_sent.retransmits,
+	congestion: .end.sender_tcp_congestion}' "$TMP/iperf-c.json" 2>&1)"
+tap_check "iperf3 read TCP_INFO retransmissions and TCP_CONGESTION = rack" \
+	jq -e '(.end.sum_sent.retransmits | type) == "number" and
+	       .end.sender_tcp_congestion == "rack"' "$TMP/iperf-c.json"
 tap_check "iperf3 server under tonic run: JSON, bytes received" bash -c \
 	"[ $src -eq 0 ] && jq -e '.end.sum_received.bytes > 0' $TMP/iperf-s.json"
 tap_check "Linux TCP opened no connection in $NS_B" \
