@@ -62,7 +62,7 @@ demo: deps
 # MACRO_ARG_UNUSED: an expansion of an X-macro list (kmod/mib.h,
 # kmod/settings.h) takes every column and uses those it needs.
 checkpatch:
-	@find kmod bpf uapi -name '*.[ch]' ! -name '*.mod.c' ! -name 'vmlinux.h' | sort | \
+	@{ find kmod bpf uapi -name '*.[ch]' ! -name '*.mod.c' ! -name 'vmlinux.h'; echo userspace/tonic/shim.bpf.c; } | sort | \
 		xargs $(CHECKPATCH) --no-tree --quiet --terse --show-types \
 		--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG,VOLATILE,MACRO_ARG_UNUSED -f
 

@@ -361,6 +361,7 @@ static void tonic_rcv_conn(struct sock *sk, struct sk_buff *skb)
 		goto drop;
 	}
 
+	tonic_keepalive_rcv(sk);	/* the peer is alive */
 	if (sk->sk_state == TCP_SYN_RECV) {
 		tsk->peer_wnd = min_t(u32, wnd, tsk->window);
 		tsk->peer_edge = ack + tsk->peer_wnd;

@@ -129,6 +129,9 @@ static void tonic_init_conn_state(struct sock *sk)
 	tsk->eng = NULL;
 	bitmap_zero(tsk->rtx_seen, TONIC_RING);
 	tsk->srtt_us = 0;
+	tsk->keep_probes = 0;
+	tsk->keep_sent = 0;
+	tsk->rcv_tstamp = 0;
 	tsk->rcv_truesize = 0;
 	memset(&tsk->stats, 0, sizeof(tsk->stats));
 }
@@ -152,6 +155,7 @@ int tonic_init_sock(struct sock *sk)
 	tsk->nodelay = false;
 	tsk->cork = false;
 	tsk->proto_name[0] = '\0';
+	tonic_cgroup_protocol(tsk->proto_name);	/* tonic run --protocol */
 	tonic_timer_init(sk);
 
 	sk->sk_state = TCP_CLOSE;
@@ -257,6 +261,7 @@ void tonic_reset(struct sock *sk, int err)
 int tonic_connection_established(struct sock *sk)
 {
 	tonic_set_state(sk, TCP_ESTABLISHED);
+	tonic_keepalive_rcv(sk);	/* keepalive's idle time starts now */
 	tonic_nl_event_flow(sk, TONIC_EVENT_OPEN, 0);
 	if (!sock_flag(sk, SOCK_DEAD)) {
 		sk->sk_state_change(sk);
@@ -693,41 +698,6 @@ static int tonic_setsockopt_tonic(struct sock *sk, int optname, int val)
 	return err;
 }
 
-/* A short tail held by TCP_CORK or MSG_MORE is due as soon as that ends. */
-static void tonic_release_tail(struct sock *sk)
-{
-	struct tonic_sock *tsk = tonic_sk(sk);
-
-	if (tsk->flush_at)
-		tsk->flush_at = tonic_now();
-	tonic_push(sk);
-}
-
-/* The TCP options a TCP program sets, with TCP's meaning. */
-static int tonic_setsockopt_tcp(struct sock *sk, int optname, int val)
-{
-	struct tonic_sock *tsk = tonic_sk(sk);
-	int err = 0;
-
-	lock_sock(sk);
-	switch (optname) {
-	case TCP_NODELAY:
-		tsk->nodelay = !!val;
-		if (val)	/* as TCP: pending data goes now */
-			tonic_release_tail(sk);
-		break;
-	case TCP_CORK:
-		tsk->cork = !!val;
-		if (!val)
-			tonic_release_tail(sk);
-		break;
-	default:
-		err = -ENOPROTOOPT;
-	}
-	release_sock(sk);
-	return err;
-}
-
 /* TONIC_PROTOCOL, as TCP_CONGESTION: a string; longer ones are cut. */
 static int tonic_set_protocol(struct sock *sk, sockptr_t optval,
 			      unsigned int optlen)
@@ -759,7 +729,7 @@ static int tonic_set_protocol(struct sock *sk, sockptr_t optval,
 }
 
 /* The name TONIC_PROTOCOL and TONIC_INFO report (TONIC_PROTO_NAME_MAX). */
-static void tonic_protocol_name(struct sock *sk, char *buf)
+void tonic_protocol_name(struct sock *sk, char *buf)
 {
 	const struct tonic_sock *tsk = tonic_sk(sk);
 
@@ -780,14 +750,14 @@ int tonic_setsockopt(struct sock *sk, int level, int optname,
 	if (level != SOL_TONIC && level != SOL_TCP)
 		return inet_csk(sk)->icsk_af_ops->setsockopt(sk, level, optname,
 							      optval, optlen);
-	if (level == SOL_TONIC && optname == TONIC_PROTOCOL)
+	if (level == SOL_TCP)
+		return tonic_tcp_setsockopt(sk, optname, optval, optlen);
+	if (optname == TONIC_PROTOCOL)
 		return tonic_set_protocol(sk, optval, optlen);
 	if (optlen < sizeof(int))
 		return -EINVAL;
 	if (copy_from_sockptr(&val, optval, sizeof(val)))
 		return -EFAULT;
-	if (level == SOL_TCP)
-		return tonic_setsockopt_tcp(sk, optname, val);
 	if (optname == TONIC_INFO)
 		return -ENOPROTOOPT;
 	return tonic_setsockopt_tonic(sk, optname, val);
@@ -837,19 +807,12 @@ int tonic_getsockopt(struct sock *sk, int level, int optname,
 	if (level != SOL_TONIC && level != SOL_TCP)
 		return inet_csk(sk)->icsk_af_ops->getsockopt(sk, level, optname,
 							      optval, optlen);
+	if (level == SOL_TCP)
+		return tonic_tcp_getsockopt(sk, optname, optval, optlen);
 	if (get_user(len, optlen))
 		return -EFAULT;
 	if (len < 0)
 		return -EINVAL;
-	if (level == SOL_TCP) {
-		if (optname == TCP_NODELAY)
-			val = tsk->nodelay;
-		else if (optname == TCP_CORK)
-			val = tsk->cork;
-		else
-			return -ENOPROTOOPT;
-		goto put_int;
-	}
 
 	switch (optname) {
 	case TONIC_SEGMENT_SIZE:
@@ -886,7 +849,6 @@ int tonic_getsockopt(struct sock *sk, int level, int optname,
 	default:
 		return -ENOPROTOOPT;
 	}
-put_int:
 	len = min_t(unsigned int, len, sizeof(int));
 	if (put_user(len, optlen))
 		return -EFAULT;

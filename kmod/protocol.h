@@ -174,6 +174,13 @@ enum {
  * @cork: TCP_CORK: a short tail waits for more data (at most
  *	TONIC_CORK_MAX_US), as TCP's
  * @more: the last write had MSG_MORE: as @cork until the next write
+ * @keepcnt: TCP_KEEPCNT (0 = net.ipv4.tcp_keepalive_probes)
+ * @keepidle: TCP_KEEPIDLE in s (0 = net.ipv4.tcp_keepalive_time)
+ * @keepintvl: TCP_KEEPINTVL in s (0 = net.ipv4.tcp_keepalive_intvl)
+ * @defer_accept: TCP_DEFER_ACCEPT in s, kept only
+ * @keep_probes: keepalive probes sent since the peer was last heard
+ * @keep_sent: when the last keepalive probe went
+ * @rcv_tstamp: when the peer was last heard (a packet of the connection)
  * @peer_edge: segments below this number fit in the peer's receive window
  * @peer_wnd: receive window the peer advertised last (segments)
  * @segs: announced, unacknowledged segments by number & (TONIC_RING - 1)
@@ -239,6 +246,13 @@ struct tonic_sock {
 	bool nodelay;
 	bool cork;
 	bool more;
+	u8 keepcnt;
+	u16 keepidle;
+	u16 keepintvl;
+	int defer_accept;
+	u8 keep_probes;
+	u64 keep_sent;
+	u64 rcv_tstamp;
 	u32 peer_edge;
 	u32 peer_wnd;
 	struct sk_buff *segs[TONIC_RING];
@@ -930,6 +944,23 @@ void tonic_flow_timer(struct sock *sk, u64 now);
 void __tonic_get_info(struct sock *sk, struct tonic_info *info);
 
 /**
+ * tonic_protocol_name() - the protocol name TONIC_PROTOCOL reports
+ * @sk: the socket (locked)
+ * @buf: TONIC_PROTO_NAME_MAX bytes: the name in use, else the chosen
+ *	one, else the namespace default
+ */
+void tonic_protocol_name(struct sock *sk, char *buf);
+
+u64 tonic_keepalive_at(const struct sock *sk);
+void tonic_keepalive_timer(struct sock *sk, u64 now);
+void tonic_keepalive_rcv(struct sock *sk);
+
+int tonic_tcp_setsockopt(struct sock *sk, int optname, sockptr_t optval,
+			 unsigned int optlen);
+int tonic_tcp_getsockopt(struct sock *sk, int optname, char __user *optval,
+			 int __user *optlen);
+
+/**
  * tonic_flow_info() - fill the engine part of TONIC_INFO
  * @sk: the socket, locked
  * @info: output
@@ -1253,6 +1284,8 @@ const struct tonic_proto_ops *tonic_proto_lookup(struct net *net,
  * @buf: TONIC_PROTO_NAME_MAX bytes
  */
 void tonic_proto_default(struct net *net, char *buf);
+
+void tonic_cgroup_protocol(char *name);
 /**
  * tonic_proto_set_default() - change the namespace default protocol
  * @net: namespace

@@ -479,14 +479,19 @@ static u64 tonic_dead_after_ns(u32 rto_min_ms, unsigned int boundary)
 
 /*
  * No progress through this many timeouts, and for as long as TCP would
- * have waited: the peer is gone.  An orphan gives up after fin_retries
+ * have waited (or TCP_USER_TIMEOUT, if set): the peer is gone.  An orphan gives up after fin_retries
  * timeouts, like TCP's tcp_orphan_retries.
  */
 static bool tonic_peer_dead(const struct sock *sk, u64 now)
 {
 	const struct tonic_sock *tsk = tonic_sk(sk);
 	const struct tonic_net *tn = tonic_sk_net(sk);
+	u32 user_ms = READ_ONCE(inet_csk(sk)->icsk_user_timeout);
 
+	/* TCP_USER_TIMEOUT: counted from the first timeout without progress */
+	if (user_ms && tsk->rto_strikes &&
+	    now - tsk->stall_at >= (u64)user_ms * NSEC_PER_MSEC)
+		return true;
 	if (sock_flag(sk, SOCK_DEAD))
 		return tsk->rto_strikes > READ_ONCE(tn->fin_retries);
 	return tsk->rto_strikes > TONIC_MAX_RTO_STRIKES &&

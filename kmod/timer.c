@@ -5,8 +5,8 @@
  * A soft hrtimer (softirq context) armed for the earliest of the socket's
  * deadlines: the flush delay of a short tail, SYN/FIN/window-probe
  * retransmission, the engine's next timer (retransmission timeouts,
- * periodic protocol work, rate credit) and the orphaned FIN_WAIT2
- * timeout.  There is no timer per packet.  While queued the timer holds a
+ * periodic protocol work, rate credit), the orphaned FIN_WAIT2
+ * timeout and keepalive (keepalive.c).  There is no timer per packet.  While queued the timer holds a
  * reference on the socket; when it fires while the user owns the socket
  * the work is deferred to tonic_release_cb().
  */
@@ -123,6 +123,7 @@ void __tonic_timer_update(struct sock *sk)
 		tonic_deadline(&when, tsk->engine_at);
 		tonic_deadline(&when, tsk->linger2_at);
 		tonic_deadline(&when, tsk->delack_at);
+		tonic_deadline(&when, tonic_keepalive_at(sk));
 	}
 	if (when == U64_MAX && tonic_owes_progress(sk)) {
 		/* A bug: count it, and rescue the connection after rto_min
@@ -227,6 +228,9 @@ void tonic_timer_work(struct sock *sk)
 		if (sk->sk_state == TCP_CLOSE)
 			return;
 	}
+	tonic_keepalive_timer(sk, now);
+	if (sk->sk_state == TCP_CLOSE)
+		return;
 	if (tsk->delack_at && now >= tsk->delack_at &&
 	    tonic_rcv_delack(&tsk->rcv, &ack)) {
 		TONIC_SK_INC_STATS(sk, TONIC_MIB_DELAYED_ACKS);

@@ -296,6 +296,39 @@ plot {cols}
     return made
 
 
+def apps_section(bench_dir):
+    """Unmodified iperf3, TCP against `tonic run` (bench-vm.sh apps.jsonl)."""
+    try:
+        with open(os.path.join(bench_dir, "apps.jsonl")) as f:
+            recs = [json.loads(line) for line in f if line.strip()]
+    except (OSError, ValueError):
+        return []
+    if not recs:
+        return []
+    out = ["", "## Unmodified programs: iperf3 under `tonic run` against TCP", "",
+           "`iperf3 -c -J` and `iperf3 -s -1 -J` as they are (Linux TCP, cubic) and each "
+           "started by `tonic run --` (Tonic, the namespace default program), path `loss1`, "
+           "medians of the runs (`Documentation/offload.md`).", "",
+           "| stack | runs | goodput Mb/s | ratio to TCP | retransmits (its TCP_INFO) | errors |",
+           "|---|---|---|---|---|---|"]
+    base = None
+    for stack in ("iperf3-tcp", "iperf3-tonic-run"):
+        rs = [r for r in recs if r.get("stack") == stack]
+        if not rs:
+            continue
+        ok = [r["bps"] / 1e6 for r in rs if r.get("bps")]
+        m = median(ok) if ok else None
+        if stack == "iperf3-tcp":
+            base = m
+        rtx = [r["retransmits"] for r in rs if r.get("retransmits") is not None]
+        errs = sorted({str(r.get("error")) for r in rs if not r.get("bps")})
+        out.append(f"| {stack} | {len(rs)} | {fmt(m)} | "
+                   f"{ratio(m / base) if (m and base and stack != 'iperf3-tcp') else '-'} | "
+                   f"{median(rtx) if rtx else '-'} | "
+                   f"{'; '.join(errs) or '-'} |")
+    return out
+
+
 def main():
     if len(sys.argv) != 3:
         print("usage: bench-report.py BENCH_DIR RESULTS_DIR", file=sys.stderr)
@@ -346,6 +379,7 @@ def main():
                "| stack | p50 us | p99 us |", "|---|---|---|"]
         md += [f"| {r['stack']} | {fmt(r['rpcd_p50_us'], 0)} | {fmt(r['rpcd_p99_us'], 0)} |"
                for r in dl]
+    md += apps_section(bench_dir)
     md += ["", "## Goals (against the better of TCP cubic and reno, or absolute)", ""] + glines
     if pngs:
         md += ["", "## Plots", ""] + [f"![{p}]({p})" for p in pngs]

@@ -430,8 +430,45 @@ for p in "${paths[@]}"; do
 	done
 done
 set_path ""
-
 stop_server
+
+# ---- unmodified programs (issue 16) ----
+# iperf3 as it is (Linux TCP) and under `tonic run` (Tonic, the namespace
+# default program) on the 1 % loss path, BENCH_REPEAT times interleaved;
+# one record per run in apps.jsonl. BENCH_APPS=0 leaves this out.
+apps=$out/apps.jsonl
+: >"$apps"
+app_run() { # app_run STACK REP [tonic run --]
+	local stack=$1 r=$2 f
+	shift 2
+	f=$out/app.$stack.$r
+	ip netns exec $B timeout -k 5 $((dur + 60)) "$@" iperf3 -s -1 -J -B 10.77.0.2 \
+		-p 5301 >"$f.s.json" 2>"$f.s.err" &
+	local spid=$!
+	# iperf3 -s -1 serves the first connection only: no probing, a pause
+	sleep 2
+	ip netns exec $A timeout -k 5 $((dur + 60)) "$@" iperf3 -c 10.77.0.2 -p 5301 \
+		-t "$dur" -J >"$f.c.json" 2>"$f.c.err"
+	wait $spid
+	jq -c --arg stack "$stack" --arg rep "$r" \
+		'{stack: $stack, rep: ($rep | tonumber), path: "loss1",
+		  bps: .end.sum_received.bits_per_second,
+		  retransmits: .end.sum_sent.retransmits, error: .error}' \
+		"$f.c.json" >>"$apps" 2>/dev/null ||
+		jq -cn --arg stack "$stack" --arg rep "$r" \
+			'{stack: $stack, rep: ($rep | tonumber), path: "loss1", bps: null,
+			  error: "no iperf3 report"}' >>"$apps"
+	log "app $stack #$r: $(tail -n 1 "$apps" | jq -r '.bps // .error')"
+}
+if [ "${BENCH_APPS:-1}" != 0 ] && command -v iperf3 >/dev/null; then
+	set_path "delay 100us loss 1%"
+	for r in $(seq "$reps"); do
+		app_run iperf3-tcp "$r"
+		[ -z "$tonic_reason" ] && app_run iperf3-tonic-run "$r" build/tonic run --
+	done
+	set_path ""
+fi
+
 ip netns del $A 2>/dev/null
 ip netns del $B 2>/dev/null
 for p in "${loaded_progs[@]}"; do

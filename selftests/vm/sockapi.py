@@ -53,6 +53,12 @@ CHECKS = [
     "opt_flush_get", "opt_seg_after_connect_eisconn",
     "transfer_small_segments", "backlog_bounded", "ipv6_loopback_transfer",
     "ipv6_mapped_enetunreach", "ipv6_refused",
+    # SOL_TCP options, each against Linux TCP (tcp_options())
+    "tcp_nodelay", "tcp_cork", "tcp_quickack", "tcp_so_keepalive",
+    "tcp_keepidle", "tcp_keepintvl", "tcp_keepcnt", "tcp_user_timeout",
+    "tcp_maxseg", "tcp_maxseg_sets_c", "tcp_congestion_linux_names",
+    "tcp_congestion_selects_program", "tcp_info", "tcp_defer_accept",
+    "tcp_fastopen_refused", "tcp_unknown_enoprotoopt",
 ]
 
 failed = 0
@@ -142,6 +148,122 @@ def recv_exact(s, n):
             break
         buf += d
     return buf
+
+
+TCP = socket.IPPROTO_TCP
+# struct tcp_info: 8 bytes of u8s, 24 u32 (rto .. total_retrans),
+# pacing_rate, max_pacing_rate, bytes_acked, bytes_received, segs_out/in
+TCPI_FMT = "=8B24I4Q2I"
+TCPI = {"state": 0, "rtt": 8 + 15, "snd_cwnd": 8 + 18, "total_retrans": 8 + 23,
+        "bytes_acked": 34, "segs_out": 36, "snd_mss": 8 + 2}
+
+
+def try_(fn):
+    """fn()'s value, or ("errno", n) if it raised OSError."""
+    try:
+        return fn()
+    except OSError as e:
+        return ("errno", e.errno)
+
+
+def tcpi(s):
+    raw = s.getsockopt(TCP, socket.TCP_INFO, 512)
+    v = struct.unpack(TCPI_FMT, raw[:struct.calcsize(TCPI_FMT)])
+    return len(raw), {k: v[i] for k, i in TCPI.items()}
+
+
+def same(name, fn, connected=False):
+    """One check: fn(sock) gives the same on Linux TCP and on Tonic."""
+    got = []
+    for proto in (TCP, P):
+        ls = c = a = None
+        if connected:
+            ls = socket.socket(socket.AF_INET, socket.SOCK_STREAM, proto)
+            ls.bind((LO, 0))
+            ls.listen(4)
+            c = socket.socket(socket.AF_INET, socket.SOCK_STREAM, proto)
+            c.connect(ls.getsockname())
+            a, _ = ls.accept()
+            s = c
+        else:
+            s = socket.socket(socket.AF_INET, socket.SOCK_STREAM, proto)
+        got.append(try_(lambda: fn(s)))
+        for x in (s, ls, c, a):
+            if x:
+                x.close()
+    check(name, got[0] == got[1], "tcp %r tonic %r" % tuple(got))
+
+
+def setget(opt, *vals, level=TCP):
+    """Set each value in turn; the errno or the value read back."""
+    def fn(s):
+        out = [s.getsockopt(level, opt)]
+        for v in vals:
+            out.append(try_(lambda: s.setsockopt(level, opt, v)))
+            out.append(s.getsockopt(level, opt))
+        return out
+    return fn
+
+
+def tcp_options():
+    """The TCP options real programs use (Documentation/sockets.md)."""
+    same("tcp_nodelay", setget(socket.TCP_NODELAY, 1, 0), True)
+    same("tcp_cork", setget(socket.TCP_CORK, 1, 0), True)
+    same("tcp_quickack", setget(socket.TCP_QUICKACK, 1), True)
+    same("tcp_so_keepalive", setget(socket.SO_KEEPALIVE, 1, 0, level=socket.SOL_SOCKET), True)
+    same("tcp_keepidle", setget(socket.TCP_KEEPIDLE, 30, 0, 40000))
+    same("tcp_keepintvl", setget(socket.TCP_KEEPINTVL, 5, 0, 40000))
+    same("tcp_keepcnt", setget(socket.TCP_KEEPCNT, 3, 0, 200))
+    same("tcp_user_timeout", setget(socket.TCP_USER_TIMEOUT, 5000, -1, 0))
+    same("tcp_maxseg", setget(socket.TCP_MAXSEG, 1000, 10, 0))
+    # mapped: TCP_MAXSEG before connect is Tonic's C (TONIC_SEGMENT_SIZE)
+    c = sock()
+    c.setsockopt(TCP, socket.TCP_MAXSEG, 1000)
+    ls = listener()
+    c.connect(ls.getsockname())
+    a, _ = ls.accept()
+    check("tcp_maxseg_sets_c", info(c)["C"] == 1000 and
+          c.getsockopt(TCP, socket.TCP_MAXSEG) == 1000, info(c))
+    for x in (a, c, ls):
+        x.close()
+
+    def cc(s):
+        return [try_(lambda: s.setsockopt(TCP, socket.TCP_CONGESTION, n))
+                for n in (b"cubic", b"reno", b"nosuchcc", b"")]
+    same("tcp_congestion_linux_names", cc)
+    s = sock()
+    s.setsockopt(TCP, socket.TCP_CONGESTION, b"newreno")
+    check("tcp_congestion_selects_program",
+          s.getsockopt(TCP, socket.TCP_CONGESTION, 16).rstrip(b"\0") == b"newreno" and
+          s.getsockopt(SOL_TONIC, TONIC_PROTOCOL, 16).rstrip(b"\0") == b"newreno")
+    s.close()
+
+    def ti(s):
+        data = os.urandom(50000)  # fits both receive windows: nobody reads
+        s.sendall(data)
+        wait_for(lambda: tcpi(s)[1]["bytes_acked"] >= len(data))
+        n, v = tcpi(s)
+        return (n, v["state"], v["rtt"] > 0, v["snd_cwnd"] > 0, v["snd_mss"] > 0,
+                v["bytes_acked"] >= len(data), v["segs_out"] > 0,
+                v["total_retrans"] >= 0)
+    same("tcp_info", ti, True)
+
+    def defer(s):
+        s.bind((LO, 0))
+        s.listen(4)
+        return try_(lambda: s.setsockopt(TCP, socket.TCP_DEFER_ACCEPT, 5))
+    same("tcp_defer_accept", defer)
+    s = sock()
+    s.bind((LO, 0))
+    s.listen(4)
+    c = sock()
+    check("tcp_fastopen_refused",
+          err_of(lambda: s.setsockopt(TCP, socket.TCP_FASTOPEN, 5)) == errno.EOPNOTSUPP and
+          err_of(lambda: c.setsockopt(TCP, 30, 1)) == errno.EOPNOTSUPP)  # TCP_FASTOPEN_CONNECT
+    s.close()
+    c.close()
+    same("tcp_unknown_enoprotoopt", lambda s: (try_(lambda: s.setsockopt(TCP, 99, 1)),
+                                                try_(lambda: s.getsockopt(TCP, 99))))
 
 
 def main():
@@ -370,6 +492,7 @@ def main():
     c6.close()
     a6.close()
     ls6.close()
+    tcp_options()
     if ran != len(CHECKS):
         print("ran %d of %d checks" % (ran, len(CHECKS)), flush=True)
         return 1

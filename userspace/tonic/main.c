@@ -22,6 +22,8 @@ static const struct {
 	{ "flows", flows_main, flows_usage },
 	{ "config", config_main, config_usage },
 	{ "monitor", monitor_main, monitor_usage },
+	{ "run", run_main, run_usage },
+	{ "offload", offload_main, offload_usage },
 };
 
 static void usage(void)

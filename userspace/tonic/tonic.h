@@ -19,4 +19,14 @@ void config_usage(void);
 int monitor_main(int argc, char **argv);
 void monitor_usage(void);
 
+/* offload.c, run.c: the cgroup shim (issue 16) */
+int offload_main(int argc, char **argv);
+void offload_usage(void);
+int run_main(int argc, char **argv);
+void run_usage(void);
+int shim_check(void);
+const char *tonic_cgroup_root(void);
+int offload_add_id(unsigned long long id, const char *protocol);
+int offload_del_id(unsigned long long id);
+
 #endif /* _TONIC_CLI_H */
