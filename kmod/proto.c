@@ -699,13 +699,17 @@ static int tonic_setsockopt_tonic(struct sock *sk, int optname, int val)
 }
 
 /* TONIC_PROTOCOL, as TCP_CONGESTION: a string; longer ones are cut. */
-static int tonic_set_protocol(struct sock *sk, sockptr_t optval,
-			      unsigned int optlen)
+/**
+ * tonic_copy_proto_name() - a protocol name from setsockopt, as TCP_CONGESTION
+ * @optval: the option value
+ * @optlen: its length (longer names are cut)
+ * @name: TONIC_PROTO_NAME_MAX bytes, NUL-terminated on success
+ *
+ * Return: 0, -EINVAL for an empty option or -EFAULT.
+ */
+int tonic_copy_proto_name(sockptr_t optval, unsigned int optlen, char *name)
 {
-	struct tonic_sock *tsk = tonic_sk(sk);
-	char name[TONIC_PROTO_NAME_MAX];
 	long len;
-	int err;
 
 	if (optlen < 1)
 		return -EINVAL;
@@ -714,7 +718,19 @@ static int tonic_set_protocol(struct sock *sk, sockptr_t optval,
 	if (len < 0)
 		return -EFAULT;
 	name[len] = '\0';
+	return 0;
+}
 
+static int tonic_set_protocol(struct sock *sk, sockptr_t optval,
+			      unsigned int optlen)
+{
+	struct tonic_sock *tsk = tonic_sk(sk);
+	char name[TONIC_PROTO_NAME_MAX];
+	int err;
+
+	err = tonic_copy_proto_name(optval, optlen, name);
+	if (err)
+		return err;
 	lock_sock(sk);
 	if (sk->sk_state != TCP_CLOSE)
 		err = -EISCONN;		/* resolved at connect/listen */

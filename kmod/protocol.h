@@ -1305,6 +1305,7 @@ int tonic_proto_set_default(struct net *net, const char *name);
  * Context: any, including softirq.
  * Return: the TONIC_SIG_* this end needs from the peer's receiver.
  */
+int tonic_copy_proto_name(sockptr_t optval, unsigned int optlen, char *name);
 u32 tonic_proto_resolve(struct net *net, const char *name,
 			const struct tonic_proto_ops **ops, char *used);
 /* builtin_rack.c: bpf/rack.bpf.c compiled into the module */

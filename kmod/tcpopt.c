@@ -37,16 +37,11 @@ static int tonic_set_congestion(struct sock *sk, sockptr_t optval,
 {
 	struct tonic_sock *tsk = tonic_sk(sk);
 	char name[TONIC_PROTO_NAME_MAX];
-	long len;
-	int i, err = -ENOENT;
+	int i, err;
 
-	if (optlen < 1)
-		return -EINVAL;
-	len = strncpy_from_sockptr(name, optval,
-				   min_t(long, TONIC_PROTO_NAME_MAX - 1, optlen));
-	if (len < 0)
-		return -EFAULT;
-	name[len] = '\0';
+	err = tonic_copy_proto_name(optval, optlen, name);
+	if (err)
+		return err;
 
 	for (i = 0; i < ARRAY_SIZE(tonic_linux_cc); i++)
 		if (!strcmp(name, tonic_linux_cc[i]))

@@ -248,14 +248,15 @@ void tonic_udp_net_exit(struct net *net)
 	mutex_unlock(&tn->udp_lock);
 }
 
-int tonic_udp4_output(struct sock *sk, struct sk_buff *skb, __be32 saddr,
-		      __be32 daddr, __be16 sport, u8 tos, bool df)
+/*
+ * Put the UDP header before a Tonic packet (whose own check stays 0: the
+ * UDP checksum covers it).  Return: the datagram's length.
+ */
+static int tonic_udp_push(struct sock *sk, struct sk_buff *skb, __be16 sport)
 {
-	struct net *net = sock_net(sk);
-	struct tonic_net *tn = tonic_pernet(net);
+	struct tonic_net *tn = tonic_pernet(sock_net(sk));
 	int len = skb->len + sizeof(struct udphdr);
 	struct udphdr *uh;
-	struct iphdr *iph;
 
 	tonic_hdr(skb)->check = 0;
 	uh = skb_push(skb, sizeof(*uh));
@@ -264,7 +265,16 @@ int tonic_udp4_output(struct sock *sk, struct sk_buff *skb, __be32 saddr,
 	uh->dest = htons(READ_ONCE(tn->udp_port));
 	uh->len = htons(len);
 	skb->ip_summed = CHECKSUM_NONE;
-	udp_set_csum(false, skb, saddr, daddr, len);
+	return len;
+}
+
+int tonic_udp4_output(struct sock *sk, struct sk_buff *skb, __be32 saddr,
+		      __be32 daddr, __be16 sport, u8 tos, bool df)
+{
+	struct net *net = sock_net(sk);
+	struct iphdr *iph;
+
+	udp_set_csum(false, skb, saddr, daddr, tonic_udp_push(sk, skb, sport));
 
 	iph = skb_push(skb, sizeof(*iph));
 	skb_reset_network_header(skb);
@@ -323,18 +333,8 @@ int tonic_udp6_output(struct sock *sk, struct sk_buff *skb,
 		      struct flowi6 *fl6, __be16 sport,
 		      struct ipv6_txoptions *opt, int tclass)
 {
-	struct tonic_net *tn = tonic_pernet(sock_net(sk));
-	int len = skb->len + sizeof(struct udphdr);
-	struct udphdr *uh;
-
-	tonic_hdr(skb)->check = 0;
-	uh = skb_push(skb, sizeof(*uh));
-	skb_reset_transport_header(skb);
-	uh->source = sport;
-	uh->dest = htons(READ_ONCE(tn->udp_port));
-	uh->len = htons(len);
-	skb->ip_summed = CHECKSUM_NONE;
-	udp6_set_csum(false, skb, &fl6->saddr, &fl6->daddr, len);
+	udp6_set_csum(false, skb, &fl6->saddr, &fl6->daddr,
+		      tonic_udp_push(sk, skb, sport));
 	fl6->flowi6_proto = IPPROTO_UDP;
 	return ip6_xmit(sk, skb, fl6, READ_ONCE(sk->sk_mark), opt, tclass,
 			READ_ONCE(sk->sk_priority));
