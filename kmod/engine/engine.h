@@ -87,7 +87,7 @@ enum tonic_ctrl_type {
  * @TONIC_CF_DUP: @sack arrived again (a DSACK)
  *
  * Enums rather than macros (like the others of this file) so that BPF
- * programs get them from the module's BTF (kmod/bpf_ops.c emits them).
+ * programs get them from the module's BTF (kmod/progs/bpf_ops.c emits them).
  */
 enum tonic_ctrl_flag {
 	TONIC_CF_CUMACK		= 0x01,
