@@ -623,9 +623,11 @@ void tonic_write_space(struct sock *sk);
  * tonic_connection_established() - finish the handshake on @sk
  * @sk: socket entering TCP_ESTABLISHED, locked
  *
- * Creates the engine flow and wakes connect()/accept() waiters.
+ * Starts the keepalive idle time, reports the flow over netlink and wakes
+ * connect() waiters.  The engine flow is created later, at the first send
+ * (tonic_flow_start() in sock/sndbuf.c), where allocation may sleep.
  *
- * Return: 0 or -ENOMEM.
+ * Return: 0.
  */
 int tonic_connection_established(struct sock *sk);
 /**

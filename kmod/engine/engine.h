@@ -18,9 +18,9 @@
  * rules are applied per step, see Documentation/engine.md.
  *
  * Context: an engine instance is not thread-safe.  The caller serialises
- * every call on one instance (in tonic.ko: one spinlock per instance, held
- * with BHs disabled).  No call sleeps; tonic_engine_create() and
- * tonic_engine_flow_add() may allocate memory.
+ * every call on one instance (in tonic.ko: one instance per socket, every
+ * call under that socket's lock).  No call sleeps; tonic_engine_create()
+ * and tonic_engine_flow_add() may allocate memory.
  */
 #ifndef _TONIC_ENGINE_H
 #define _TONIC_ENGINE_H
