@@ -678,15 +678,18 @@ static void send_ack(struct conn *c, const struct tonic_rcv_ack *a)
  */
 static void loopback(struct conn *c, u8 loss)
 {
+	static struct tonic_seg_desc log[SENT_LOG];
 	struct tonic_rcv_cfg pcfg = c->cfg;
 	struct tonic_rcv_ack a;
 	u32 i, n = c->nlog, newly;
 
-	pcfg.delack_segs = 2;
+	/* What the ACKs below make us send waits for the next round. */
+	memcpy(log, c->log, n * sizeof(log[0]));
 	c->nlog = 0;
+	pcfg.delack_segs = 2;
 	for (i = 0; i < n && c->state != ST_CLOSED; i++) {
 		struct tonic_rcv_seg in = {
-			.seg = c->log[i].seg, .len = c->log[i].len,
+			.seg = log[i].seg, .len = log[i].len,
 			.ackreq = i + 1 == n,
 		};
 
@@ -735,11 +738,28 @@ static void app_close(struct conn *c)
 	push(c);
 }
 
+/*
+ * @delta ns pass.  The socket's timer (timer.c) fires at each engine
+ * deadline on the way: rate credit paces a flow in steps of microseconds.
+ */
 static void timers(struct conn *c, u64 delta)
 {
+	u64 end = c->now + delta;
 	struct tonic_rcv_ack a;
+	int i;
 
-	c->now += delta;
+	for (i = 0; i < 256 && c->eng; i++) {
+		u64 t = tonic_engine_next_timer(c->eng);
+
+		if (t > end)
+			break;
+		c->now = t > c->now ? t : c->now;
+		tonic_engine_timers(c->eng, c->now);
+		notify(c);
+		push(c);
+		check_engine(c);
+	}
+	c->now = end;
 	if (!c->eng)
 		return;
 	tonic_engine_timers(c->eng, c->now);
@@ -809,6 +829,38 @@ static void conn_init(struct conn *c, const u8 *pre)
 		app_close(c);
 }
 
+/* FUZZ_PKT_VERBOSE=1: where an input left the connection (seeds, crashes). */
+static void summary(const struct conn *c)
+{
+	struct tonic_engine_stats est = {};
+
+	if (c->eng)
+		tonic_engine_stats(c->eng, &est);
+	fprintf(stderr, "fuzz_pkt: state %d C %u K %u sent %u/%u acked %u fin %d/%d "
+		"| received %llu peer_fin %d | engine segs %llu rtx %llu "
+		"timeouts %llu bad %llu\n", c->state, c->seg_size, c->window,
+		c->sent_any ? c->sent_hi - c->base : 0, c->snd_end - c->base,
+		c->snd_una - c->base, c->fin_sent, c->fin_acked,
+		(unsigned long long)c->rcv.delivered, c->peer_fin,
+		(unsigned long long)est.segs_sent,
+		(unsigned long long)est.segs_rtx,
+		(unsigned long long)est.timeouts,
+		(unsigned long long)est.ctrl_bad);
+	if (c->eng) {
+		struct tonic_flow_stats fs;
+
+		tonic_engine_flow_stats(c->eng, FLOW, &fs);
+		fprintf(stderr, "fuzz_pkt: flow head %u next %u tail %u wnd %u "
+			"ring %u marked %u rate %llu credit %lld next timer %lld "
+			"ann %u edge %u\n", fs.wnd_start - c->base,
+			fs.next_new - c->base, fs.tail - c->base, fs.wnd,
+			fs.outstanding, fs.marked,
+			(unsigned long long)fs.rate_bps, (long long)fs.credit_bytes,
+			(long long)(tonic_engine_next_timer(c->eng) - c->now),
+			c->snd_ann - c->base, c->peer_edge - c->base);
+	}
+}
+
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
@@ -872,6 +924,8 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 		check_all(&c);
 	}
 out:
+	if (getenv("FUZZ_PKT_VERBOSE"))
+		summary(&c);
 	tonic_engine_destroy(c.eng);
 	c.eng = NULL;
 	return 0;
