@@ -25,5 +25,5 @@ out=$(selftests/fuzz/run.sh "$secs" "$work")
 rc=$?
 sed 's/^/# /' <<<"$out"
 tap_result $rc "a ${secs} s fuzzing pass finds no crash"
-rm -rf "$work"
+rm -rf "$work" "$work.log"
 tap_done
