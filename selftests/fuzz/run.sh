@@ -21,7 +21,7 @@ mkdir -p "$work" build/fuzz/crashes
 
 start=$SECONDS
 # One process: the build machine's CPUs are shared.  -timeout: an input
-# that runs a second is a hang; -rss_limit_mb: memory the engine leaks.
+# that runs ten seconds is a hang; -rss_limit_mb: memory the engine leaks.
 "$bin" -max_total_time="$secs" -print_final_stats=1 -timeout=10 \
 	-rss_limit_mb=2048 -artifact_prefix=build/fuzz/crashes/ \
 	"$work" selftests/fuzz/corpus >"$log" 2>&1
