@@ -51,6 +51,7 @@ static const struct {
 #define MAX_WINDOW	TONIC_MAX_WINDOW
 #define MS		1000000ULL
 #define SENT_LOG	1024	/* emitted segments kept for the loopback peer */
+#define MAX_SEGS	4096	/* the application writes at most this much */
 
 #define FUZZ_CHECK(cond, fmt, ...) do {					\
 	if (!(cond)) {							\
@@ -108,6 +109,13 @@ struct conn {
 	u32 head_seen;		/* last head notified */
 	u64 sent_at[MAX_WINDOW];
 	u8 rtx_seen[MAX_WINDOW];
+
+	/*
+	 * A packet from the input acked what the peer's receiver does not
+	 * hold (cumulatively or selectively), or went to the engine raw:
+	 * the transfer need not finish (drain()).
+	 */
+	bool forged_sack;
 
 	/* the loopback peer's receiver and what we emitted for it */
 	struct tonic_rcv peer;
@@ -645,6 +653,20 @@ static void pkt_in(struct conn *c, const u8 *buf, u32 len, bool raw, bool ce,
 	conn_rcv(c, &p, raw, ce, nomem);
 }
 
+/* A packet the input made (not the loopback peer's). */
+static void pkt_inject(struct conn *c, const u8 *buf, u32 len, bool raw,
+		       bool ce, bool nomem)
+{
+	struct tonic_pkt p;
+
+	/* acks what the peer does not have: the sender may free it */
+	if (!tonic_pkt_parse(buf, len, &p) && c->state != ST_SYN_SENT &&
+	    (raw || (p.type == TONIC_PKT_ACK && (p.flags & TONIC_F_SACK)) ||
+	     seg_before(c->peer.rcv_nxt, p.ack - (c->iss + 1) + c->base)))
+		c->forged_sack = true;
+	pkt_in(c, buf, len, raw, ce, nomem);
+}
+
 static void put16(u8 *b, u16 v)
 {
 	b[0] = v >> 8;
@@ -677,8 +699,8 @@ static void send_ack(struct conn *c, const struct tonic_rcv_ack *a)
 /*
  * An honest peer: the segments emitted since last time reach its
  * receiver model except those @loss drops (bit i % 6 for the i-th); its
- * ACKs come back through the parser.  Then its delayed ACK, and an ACK of
- * our FIN once everything arrived.
+ * ACKs come back through the parser.  Then its delayed ACK, its answer to
+ * a window probe, and an ACK of our FIN once everything arrived.
  */
 static void loopback(struct conn *c, u8 loss)
 {
@@ -705,6 +727,15 @@ static void loopback(struct conn *c, u8 loss)
 	}
 	if (c->state != ST_CLOSED && tonic_rcv_delack(&c->peer, &a))
 		send_ack(c, &a);
+	/* A zero window and nothing in flight: the sender probes (timer.c)
+	 * and the peer's answer carries its window.
+	 */
+	if (c->state != ST_CLOSED && c->snd_una == c->snd_ann &&
+	    seg_before(c->snd_ann, c->snd_end) &&
+	    !seg_before(c->snd_ann, c->peer_edge)) {
+		a = (struct tonic_rcv_ack){ .cumack = c->peer.rcv_nxt };
+		send_ack(c, &a);
+	}
 	if (c->fin_sent && !c->fin_acked && c->peer.rcv_nxt == c->fin_seg &&
 	    c->state != ST_CLOSED) {
 		a = (struct tonic_rcv_ack){ .flags = TONIC_RF_SACK,
@@ -716,7 +747,7 @@ static void loopback(struct conn *c, u8 loss)
 /* The application writes @segs more segments, the last @short_len long. */
 static void app_write(struct conn *c, u32 segs, u32 short_len)
 {
-	if (c->fin_queued || !segs)
+	if (c->fin_queued || !segs || c->snd_end - c->base + segs > MAX_SEGS)
 		return;
 	/* A short tail not yet announced grows into a full segment. */
 	if (c->end_len && c->snd_ann != c->snd_end)
@@ -832,6 +863,61 @@ static void conn_init(struct conn *c, const u8 *pre)
 		app_close(c);
 }
 
+/*
+ * Liveness: from wherever the input left it, an honest peer that loses
+ * nothing more must get the whole transfer acknowledged (and our FIN),
+ * through every protocol's recovery, timeouts and backoff, a window the
+ * input closed, a pending sub-segment.  Not after a forged ack: data the
+ * sender believes acked is never resent (a segment sacked is kept from
+ * retransmission, as RFC 2018 allows; the socket layer's acceptance
+ * checks are what keep forged acks out).
+ */
+static void summary(const struct conn *c);
+
+static void summary(const struct conn *c);
+
+static void drain(struct conn *c)
+{
+	int r;
+
+	if (c->forged_sack || c->state == ST_CLOSED || !c->eng ||
+	    !can_send_data(c))
+		return;
+	/* Each round delivers what was emitted, or else waits for the
+	 * engine's next deadline: at worst one segment a round (K = 1, or a
+	 * recovery that resends one segment per timeout).
+	 */
+	for (r = 0; r < 4 * MAX_SEGS + 1000 && c->state != ST_CLOSED; r++) {
+		u64 t;
+
+		if (c->snd_una == c->snd_end && (!c->fin_queued || c->fin_acked))
+			return;
+		if (c->nlog) {
+			loopback(c, 0);
+		} else {
+			loopback(c, 0);		/* probes, delayed ACK, FIN */
+			/* at least 50 ms: a periodic tick (DCQCN: 250 us)
+			 * must not hold the clock back; timers() runs
+			 * every deadline on the way
+			 */
+			t = c->eng ? tonic_engine_next_timer(c->eng) : U64_MAX;
+			timers(c, t > c->now + 50 * MS && t - c->now < 1000000 * MS ?
+				  t - c->now : 50 * MS);
+		}
+		check_all(c);
+	}
+	if (c->state == ST_CLOSED)
+		return;
+	if (c->snd_una != c->snd_end || (c->fin_queued && !c->fin_acked))
+		summary(c);
+	FUZZ_CHECK(c->snd_una == c->snd_end && (!c->fin_queued || c->fin_acked),
+		   "transfer stuck: acked %u of %u (announced %u, emitted %u), fin %d/%d",
+		   c->snd_una - c->base, c->snd_end - c->base,
+		   c->snd_ann - c->base, c->sent_any ? c->sent_hi - c->base : 0,
+		   c->fin_sent,
+		   c->fin_acked);
+}
+
 /* FUZZ_PKT_VERBOSE=1: where an input left the connection (seeds, crashes). */
 static void summary(const struct conn *c)
 {
@@ -840,11 +926,12 @@ static void summary(const struct conn *c)
 	if (c->eng)
 		tonic_engine_stats(c->eng, &est);
 	fprintf(stderr, "fuzz_pkt: state %d C %u K %u sent %u/%u acked %u fin %d/%d "
-		"| received %llu peer_fin %d | engine segs %llu rtx %llu "
+		"| received %llu peer_fin %d | peer got %u forged %d | engine segs %llu rtx %llu "
 		"timeouts %llu bad %llu\n", c->state, c->seg_size, c->window,
 		c->sent_any ? c->sent_hi - c->base : 0, c->snd_end - c->base,
 		c->snd_una - c->base, c->fin_sent, c->fin_acked,
 		(unsigned long long)c->rcv.delivered, c->peer_fin,
+		c->peer.rcv_nxt - c->base, c->forged_sack,
 		(unsigned long long)est.segs_sent,
 		(unsigned long long)est.segs_rtx,
 		(unsigned long long)est.timeouts,
@@ -903,7 +990,8 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 				len = size - i;
 			timers(&c, arg * MS);
 			if (c.state != ST_CLOSED)
-				pkt_in(&c, data + i, len, fl & 1, fl & 2, fl & 4);
+				pkt_inject(&c, data + i, len, fl & 1, fl & 2,
+					   fl & 4);
 			i += len;
 			break;
 		}
@@ -926,6 +1014,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 		}
 		check_all(&c);
 	}
+	drain(&c);
 out:
 	if (getenv("FUZZ_PKT_VERBOSE"))
 		summary(&c);
