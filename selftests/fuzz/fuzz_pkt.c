@@ -71,6 +71,7 @@ enum st {
 	ST_LAST_ACK,
 	ST_FIN_WAIT2,
 	ST_CLOSING,
+	ST_LISTEN,
 	ST_CLOSED,
 };
 
@@ -222,7 +223,7 @@ static FUZZ_NOCOV void check_all(struct conn *c)
 		   "announced %u past head, K %u", c->snd_ann - c->snd_una,
 		   c->window);
 	check_engine(c);
-	if (c->state == ST_SYN_SENT)
+	if (c->state == ST_SYN_SENT || c->state == ST_LISTEN)
 		return;
 	check_rcv(&c->rcv, &c->cfg);
 	FUZZ_CHECK(!seg_before(c->rcv.rcv_nxt, c->rcv_low), "rcv_nxt %u < %u",
@@ -576,6 +577,34 @@ static void rcv_synsent(struct conn *c, const struct tonic_pkt *p)
 	push(c);
 }
 
+/*
+ * A listener's SYN: what tonic_negotiate_req() makes of it (the request
+ * sock is the connection in SYN_RECV here).  The preamble's C stands for
+ * what the route allows.
+ */
+static void rcv_listen(struct conn *c, const struct tonic_pkt *p)
+{
+	u32 wanted = p->syn.seg_size, win;
+
+	if (p->type != TONIC_PKT_SYN)
+		return;
+	win = min_t(u32, p->syn.window, c->window);
+	win = win < 1 ? 1 : win > MAX_WINDOW ? MAX_WINDOW : win;
+	while (win & (win - 1))
+		win &= win - 1;
+	c->window = win;
+	c->signals |= p->syn.signals;
+	if (wanted && wanted < c->seg_size)
+		c->seg_size = max_t(u32, wanted, TONIC_MIN_SEGMENT);
+	c->irs = p->seq;
+	c->cfg.signals = c->signals;
+	c->cfg.window = c->window;
+	c->cfg.seg_size = c->seg_size;
+	c->peer_wnd = c->window;
+	c->peer_edge = c->snd_una + c->window;
+	c->state = ST_SYN_RECV;
+}
+
 static void conn_rcv(struct conn *c, const struct tonic_pkt *p, bool raw,
 		     bool ce, bool nomem)
 {
@@ -586,6 +615,9 @@ static void conn_rcv(struct conn *c, const struct tonic_pkt *p, bool raw,
 		return;
 	case ST_SYN_SENT:
 		rcv_synsent(c, p);
+		return;
+	case ST_LISTEN:
+		rcv_listen(c, p);
 		return;
 	default:
 		break;
@@ -661,6 +693,7 @@ static void pkt_inject(struct conn *c, const u8 *buf, u32 len, bool raw,
 
 	/* acks what the peer does not have: the sender may free it */
 	if (!tonic_pkt_parse(buf, len, &p) && c->state != ST_SYN_SENT &&
+	    c->state != ST_LISTEN &&
 	    (raw || (p.type == TONIC_PKT_ACK && (p.flags & TONIC_F_SACK)) ||
 	     seg_before(c->peer.rcv_nxt, p.ack - (c->iss + 1) + c->base)))
 		c->forged_sack = true;
@@ -805,8 +838,9 @@ static void timers(struct conn *c, u64 delta)
 
 /*
  * Preamble (12 bytes, missing ones read as 0):
- *   [0] start state (low 3 bits: enum st but CLOSING/CLOSED mean
- *       "established, peer window 0"), [1] protocol, [2] log2 K,
+ *   [0] start state (low 3 bits: enum st but 7 means "established,
+ *       peer window 0"; bit 3: a listener, its SYN to come), [1] protocol,
+ *       [2] log2 K,
  *   [3] our signals (TONIC_SIG_* bits), [4] delack_segs,
  *   [5..6] C (big endian; at least TONIC_MIN_SEGMENT), [7] segments
  *   queued at the start, [8] length of a short last one, [9..12] base
@@ -840,9 +874,12 @@ static void conn_init(struct conn *c, const u8 *pre)
 	c->peer_wnd = zero_wnd ? 0 : c->window;
 	c->peer_edge = c->base + c->peer_wnd;
 
+	if (pre[0] & 8)
+		st = ST_LISTEN;
 	switch (st) {
+	case ST_LISTEN:
 	case ST_SYN_SENT:
-		c->state = ST_SYN_SENT;
+		c->state = st;
 		break;
 	case ST_SYN_RECV:
 		c->state = ST_SYN_RECV;
@@ -1004,7 +1041,8 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 			} else {
 				u8 sl = i < size ? data[i++] : 0;
 
-				if (c.state != ST_SYN_SENT && c.state != ST_SYN_RECV)
+				if (c.state != ST_SYN_SENT && c.state != ST_SYN_RECV &&
+				    c.state != ST_LISTEN)
 					app_write(&c, arg, sl);
 			}
 			break;

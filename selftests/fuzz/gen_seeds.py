@@ -21,7 +21,8 @@ IRS = 0x20000000
 SPORT, DPORT = 4000, 5000
 PROTOS = ['builtin', 'reno', 'newreno', 'sack', 'ndp', 'dcqcn', 'irn', 'rack']
 ST = {'established': 0, 'syn_sent': 1, 'syn_recv': 2, 'close_wait': 3,
-      'fin_wait1': 4, 'last_ack': 5, 'fin_wait2': 6, 'zero_wnd': 7}
+      'fin_wait1': 4, 'last_ack': 5, 'fin_wait2': 6, 'zero_wnd': 7,
+      'listen': 8}
 PKT = {'syn': 1, 'synack': 2, 'ack': 3, 'data': 4, 'fin': 5, 'rst': 6,
        'probe': 7}
 F_SACK, F_NACK, F_ACKREQ = 0x01, 0x02, 0x40
@@ -104,6 +105,10 @@ def seeds():
             synopt=(1200, 8, SIG_ACK | SIG_NACK, 'newreno'))) + transfer()
     s['syn-sent-rst'] = preamble('syn_sent') + op_pkt(
         pkt('rst', seq=0, ack=ISS + 1))
+    s['listen'] = preamble('listen', segs=6, seg=1444) + op_pkt(
+        pkt('syn', seq=IRS, wnd=32,
+            synopt=(1200, 32, SIG_ACK | SIG_NACK | SIG_ECE, 'rack'))) + \
+        op_pkt(ack(0)) + op_write(4) + transfer()
     s['syn-recv'] = preamble('syn_recv', segs=4) + op_pkt(ack(0)) + \
         op_write(4) + transfer()
     s['recv-data'] = preamble() + b''.join(
