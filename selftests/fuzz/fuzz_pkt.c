@@ -3,8 +3,9 @@
  * fuzz_pkt.c - libFuzzer harness for the receive path's portable parts.
  *
  * One input is one simulated connection: a preamble choosing its start
- * state and settings, then a sequence of operations (framing in
- * selftests/fuzz/README.md and gen_seeds.py).  Every packet goes through
+ * state and settings (conn_init()), then a sequence of operations, each a
+ * kind byte and, for a packet, a flags byte and a length byte before the
+ * packet (LLVMFuzzerTestOneInput(); gen_seeds.py writes them).  Every packet goes through
  * the portable parser (kmod/engine/pkt.c); a valid one drives the sender
  * engine (kmod/engine/, one flow, the built-in NewReno or a protocol of
  * bpf/ built natively) and the receiver model (kmod/engine/receiver.c) the
