@@ -33,6 +33,10 @@
 #include "progs.h"
 #undef TONIC_PROG
 
+/* Program knobs (plain globals natively, rodata in BPF). */
+extern u32 irn_dcqcn, rack_tlp;
+extern u64 dcqcn_byte_counter;
+
 static const u32 newreno_signals = TONIC_NEWRENO_SIGNALS;
 
 static const struct {
@@ -840,8 +844,9 @@ static void timers(struct conn *c, u64 delta)
 /*
  * Preamble (12 bytes, missing ones read as 0):
  *   [0] start state (low 3 bits: enum st but 7 means "established,
- *       peer window 0"; bit 3: a listener, its SYN to come), [1] protocol,
- *       [2] log2 K,
+ *       peer window 0"; bit 3: a listener, its SYN to come; bits 4-6:
+ *       irn with DCQCN, rack without tail-loss probes, dcqcn's byte
+ *       counter at 10 kB), [1] protocol, [2] log2 K,
  *   [3] our signals (TONIC_SIG_* bits), [4] delack_segs,
  *   [5..6] C (big endian; at least TONIC_MIN_SEGMENT), [7] segments
  *   queued at the start, [8] length of a short last one, [9..12] base
@@ -854,6 +859,9 @@ static void conn_init(struct conn *c, const u8 *pre)
 	bool zero_wnd = st >= ST_CLOSING;
 
 	memset(c, 0, sizeof(*c));
+	irn_dcqcn = !!(pre[0] & 0x10);
+	rack_tlp = !(pre[0] & 0x20);
+	dcqcn_byte_counter = pre[0] & 0x40 ? 10000 : 10000000;
 	c->iss = 0x10000000;
 	c->irs = 0x20000000;
 	c->base = (u32)pre[9] << 24 | (u32)pre[10] << 16 | pre[11] << 8 | pre[12];

@@ -29,9 +29,12 @@ F_SACK, F_NACK, F_ACKREQ = 0x01, 0x02, 0x40
 SIG_ACK, SIG_NACK, SIG_ECE, SIG_CNP, SIG_GRANT = 1, 2, 4, 8, 16
 
 
+IRN_DCQCN, RACK_NO_TLP, DCQCN_SMALL_BC = 0x10, 0x20, 0x40   # program knobs
+
+
 def preamble(state='established', proto='builtin', logk=4, signals=0,
-             delack=2, seg=1000, segs=0, short=0, base=0):
-    return struct.pack('!BBBBBHBBI', ST[state], PROTOS.index(proto), logk,
+             delack=2, seg=1000, segs=0, short=0, base=0, knobs=0):
+    return struct.pack('!BBBBBHBBI', ST[state] | knobs, PROTOS.index(proto), logk,
                        signals, delack, seg, segs, short, base)
 
 
@@ -100,6 +103,16 @@ def seeds():
                                       short=100) + transfer()
         s[f'xfer-loss-{proto}'] = preamble(proto=proto, signals=sig,
                                            logk=5, segs=60) + transfer(0b100101, 16)
+    sig = SIG_ACK | SIG_NACK | SIG_ECE | SIG_CNP
+    s['knobs-irn-dcqcn'] = preamble(proto='irn', signals=sig, logk=5, segs=60,
+                                    knobs=IRN_DCQCN) + op_pkt(
+        ack(0, 0, flags=0x08)) + transfer(0b010010, 16)
+    s['knobs-rack-notlp'] = preamble(proto='rack', signals=sig, logk=5,
+                                     segs=40, knobs=RACK_NO_TLP) + \
+        transfer(0b100000, 12)
+    s['knobs-dcqcn-bc'] = preamble(proto='dcqcn', signals=sig, logk=5,
+                                   segs=60, knobs=DCQCN_SMALL_BC) + \
+        transfer(0b000100, 12)
     s['syn-sent'] = preamble('syn_sent', segs=8) + op_pkt(
         pkt('synack', seq=IRS, ack=ISS + 1, wnd=8,
             synopt=(1200, 8, SIG_ACK | SIG_NACK, 'newreno'))) + transfer()
