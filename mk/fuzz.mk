@@ -18,7 +18,7 @@ FUZZ_BIN := $(BUILD)/fuzz/fuzz_pkt
 FUZZ_SECONDS ?= 60
 FUZZ_RT := $(wildcard $(shell $(FUZZ_CC) -print-resource-dir 2>/dev/null)/lib/linux/libclang_rt.fuzzer-x86_64.a)
 FUZZ_FLAGS := -g -O1 -fno-omit-frame-pointer -fno-sanitize-recover=all \
-	-Wall -Wextra -Werror -Ikmod/engine -Ikmod -Iuapi -Ibpf
+	-Wall -Wextra -Werror -Ikmod/engine -Ikmod -Ikmod/progs -Iuapi -Ibpf
 # Everything but the harness is instrumented for coverage only
 # (fuzzer-no-link); the harness brings libFuzzer's main().
 FUZZ_SAN_LIB := -fsanitize=fuzzer-no-link,address,undefined
@@ -26,7 +26,7 @@ FUZZ_SAN_BIN := -fsanitize=fuzzer,address,undefined
 FUZZ_SRCS := $(addprefix kmod/engine/,$(ENGINE_SRCS) env_user.c) \
 	$(patsubst %,bpf/%.bpf.c,$(BPF_PROGS))
 FUZZ_OBJS := $(patsubst %.c,$(BUILD)/fuzz/obj/%.o,$(FUZZ_SRCS))
-FUZZ_HDRS := $(wildcard kmod/engine/*.h kmod/*.h bpf/*.h uapi/linux/*.h)
+FUZZ_HDRS := $(wildcard kmod/engine/*.h kmod/*.h kmod/progs/*.h bpf/*.h uapi/linux/*.h)
 
 $(BUILD)/fuzz/obj/%.o: %.c $(FUZZ_HDRS)
 	@mkdir -p $(@D)

@@ -3,8 +3,8 @@
  * Tonic receive parser: the byte-level checks of a received packet.
  *
  * Portable C beside the engine and the receiver model, built into
- * tonic.ko and natively: the kernel's demux (kmod/demux.c) and handshake
- * (kmod/handshake.c) call it on the linear header of an skb, the packet
+ * tonic.ko and natively: the kernel's demux (kmod/sock/demux.c) and handshake
+ * (kmod/sock/handshake.c) call it on the linear header of an skb, the packet
  * fuzzer (selftests/fuzz/) on arbitrary bytes.  It checks only what the
  * bytes say on their own (type, lengths, ports) and turns the header and
  * the SYN options into host-order views; checksums, pulling the header

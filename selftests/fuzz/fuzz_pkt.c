@@ -9,7 +9,7 @@
  * the portable parser (kmod/engine/pkt.c); a valid one drives the sender
  * engine (kmod/engine/, one flow, the built-in NewReno or a protocol of
  * bpf/ built natively) and the receiver model (kmod/engine/receiver.c) the
- * way kmod/input.c and kmod/sndbuf.c do.  After every operation the
+ * way kmod/sock/input.c and kmod/sock/sndbuf.c do.  After every operation the
  * engine's and the receiver's invariants are asserted; a failed one aborts,
  * which libFuzzer reports as a crash.
  *
@@ -66,7 +66,7 @@ static const struct {
 	}								\
 } while (0)
 
-/* Socket states, as TCP's (kmod/input.c). */
+/* Socket states, as TCP's (kmod/sock/input.c). */
 enum st {
 	ST_ESTABLISHED,
 	ST_SYN_SENT,
