@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # Real programs between two namespaces, as they are (Linux TCP) or under a
 # wrapper (`build/tonic run --`): sourced by selftests/vm/test_apps.sh,
@@ -173,9 +174,11 @@ app_ssh_user() {
 }
 
 app_scp() {
-	local label=$1 pid rc=0 d=$APP_DIR/ssh-$label user t0 t1 out sha
+	local label=$1 pid rc=0 d user t0 t1 out sha
 	shift
+	d=$APP_DIR/ssh-$label
 	user=$(app_ssh_user)
+	rm -rf "$d"
 	mkdir -p "$d" /run/sshd
 	chmod 755 /run/sshd
 	ssh-keygen -q -t ed25519 -N '' -f "$d/id" &&
