@@ -22,7 +22,7 @@
 # app_missing NAME prints which binary NAME needs that is absent, if any.
 
 APP_TIMEOUT=${APP_TIMEOUT:-240}
-APP_REDIS_REQS=${APP_REDIS_REQS:-4000}
+APP_REDIS_REQS=${APP_REDIS_REQS:-2000}
 APP_FILE_MB=${APP_FILE_MB:-20}
 APP_REDIS_PORT=6379
 APP_HTTP_PORT=8081
@@ -53,21 +53,17 @@ app_prepare() {
 }
 
 # app_wait PORT WRAP...: until a connection to the server succeeds (the
-# probe runs under the same wrapper: a Tonic server refuses TCP).
+# probe, bash's /dev/tcp, runs under the same wrapper: a Tonic server
+# refuses TCP), at most 60 s.
 app_wait() {
 	local port=$1
 	shift
-	ip netns exec "$APP_NS_C" timeout 70 "$@" python3 -c '
-import socket, sys, time
-end = time.monotonic() + 60
-while True:
-    try:
-        socket.create_connection((sys.argv[1], int(sys.argv[2])), 2).close()
-        sys.exit(0)
-    except OSError:
-        if time.monotonic() > end:
-            sys.exit(1)
-        time.sleep(0.2)' "$APP_ADDR" "$port"
+	ip netns exec "$APP_NS_C" timeout 70 "$@" bash -c '
+		for _ in $(seq 300); do
+			(exec 3<>"/dev/tcp/$0/$1") 2>/dev/null && exit 0
+			sleep 0.2
+		done
+		exit 1' "$APP_ADDR" "$port"
 }
 
 # app_stop PID: end a server started as `ip netns exec NS timeout ...`:

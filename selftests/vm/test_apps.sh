@@ -30,22 +30,24 @@ topens() { echo $(($(tstat "$1" ActiveOpens) + $(tstat "$1" PassiveOpens))); }
 
 # one_app APP WHAT: over TCP, under tonic run, and who carried the latter
 one_app() {
-	local app=$1 what=$2 miss rc ta tb ca cb got
+	local app=$1 what=$2 miss rc ta tb ca cb got t
 	if miss=$(app_missing "$app"); then
 		tap_skip_optional "$miss" "$what over Linux TCP"
 		tap_skip_optional "$miss" "$what under tonic run"
 		tap_skip_optional "$miss" "$app: Tonic carried it, Linux TCP nothing"
 		return
 	fi
+	t=$SECONDS
 	app_"$app" "$app-tcp"
 	rc=$?
-	echo "# $(cat "$APP_DIR/$app-tcp.json" 2>&1)"
+	echo "# $(cat "$APP_DIR/$app-tcp.json" 2>&1), $((SECONDS - t)) s"
 	tap_result $rc "$what over Linux TCP"
 	ta=$(topens $NS_A) tb=$(topens $NS_B)
 	ca=$(tcp_opens $NS_A) cb=$(tcp_opens $NS_B)
+	t=$SECONDS
 	app_"$app" "$app-tonic" $TONIC run --
 	rc=$?
-	echo "# $(cat "$APP_DIR/$app-tonic.json" 2>&1)"
+	echo "# $(cat "$APP_DIR/$app-tonic.json" 2>&1), $((SECONDS - t)) s"
 	tap_result $rc "$what under tonic run"
 	got="$(($(topens $NS_A) > ta)) $(($(topens $NS_B) > tb))"
 	got+=" $(($(tcp_opens $NS_A) - ca)) $(($(tcp_opens $NS_B) - cb))"
@@ -57,7 +59,9 @@ tap_check "insmod tonic.ko" insmod "$TONIC_KO"
 tap_check "namespaces $NS_A, $NS_B joined by veth" ns_setup
 tap_check "netem loss 1 % both ways" bash -c \
 	"$(declare -f netem); netem $NS_A va loss 1% && netem $NS_B vb loss 1%"
+t0=$SECONDS
 app_prepare
+echo "# files made in $((SECONDS - t0)) s"
 one_app redis "redis-benchmark ($APP_REDIS_REQS SET, GET) and a 300 KB value"
 one_app nginx "nginx + curl: $APP_FILE_MB MB, SHA-256"
 one_app scp "sshd + scp: $APP_FILE_MB MB, SHA-256"
