@@ -400,6 +400,8 @@ struct tonic_skb_cb {
  * @syn_recv_sock: create the child of an accepted request (TCP's hook of
  *	the same name; kept here because its icsk_af_ops signature changed
  *	within 6.12 stable, and only Tonic calls it)
+ * @rsk_ops: the request socks of SYNs of this family (an IPv6 listener
+ *	takes IPv4 SYNs with IPv4's, as TCP)
  *
  * The request sock's rsk_ops (rtx_syn_ack, send_reset) and @icsk
  * (queue_xmit, send_check) are the family's too.
@@ -425,6 +427,7 @@ struct tonic_af_ops {
 				      struct dst_entry *dst,
 				      struct request_sock *req_unhash,
 				      bool *own_req);
+	const struct request_sock_ops *rsk_ops;
 };
 
 /* The tonic_af_ops of a socket's family. */
@@ -700,18 +703,22 @@ int tonic_negotiate_synack(struct sock *sk, const struct tonic_synopt *opt);
  *	family's own checks)
  * @sk: the listener
  * @skb: the SYN
+ * @af: the SYN's family (an IPv4 SYN to a dual-stack IPv6 listener:
+ *	IPv4's, whose request sock, SYN-ACK and child are IPv4's)
  *
  * Context: softirq, listener bh-locked.  Return: 0 (SYNs that cannot be
  * answered are counted in ListenDrops).
  */
-int tonic_conn_request(struct sock *sk, struct sk_buff *skb);
+int tonic_conn_request(struct sock *sk, struct sk_buff *skb,
+		       const struct tonic_af_ops *af);
 /**
  * tonic_child_clone() - clone a listener for a completed handshake
  * @sk: the listener
  * @req: the request sock
  *
- * Return: the child (bh-locked, set up by tonic_init_child()), or NULL
- * when the accept queue is full (ListenDrops) or memory is short.
+ * Return: the child (bh-locked, set up by tonic_init_child(), an IPv6
+ * child with its own IPv6 state), or NULL when the accept queue is full
+ * (ListenDrops) or memory is short.
  */
 struct sock *tonic_child_clone(const struct sock *sk, struct request_sock *req);
 /**
@@ -1179,6 +1186,17 @@ int tonic_v6_ctl_sock_create(struct net *net);
 void tonic_v6_ctl_sock_destroy(struct net *net);
 /* The IPv4 proto; IPv6's is a copy with its own entries (ipv6.c). */
 extern struct proto tonic_v4_prot;
+/* IPv4's family hooks; IPv4-mapped IPv6 sockets use them too (ipv6.c). */
+extern const struct tonic_af_ops tonic_ipv4_af_ops;
+/**
+ * tonic_v6_child_pinfo() - give an IPv6 child its own IPv6 state
+ * @sk: the listener
+ * @newsk: its clone, which still points at the listener's ipv6_pinfo
+ *
+ * Called before anything can end the child: its destructor frees what
+ * the ipv6_pinfo it points at holds.
+ */
+void tonic_v6_child_pinfo(const struct sock *sk, struct sock *newsk);
 /** tonic_ipv4_exit() - undo tonic_ipv4_init() */
 void tonic_ipv4_exit(void);
 /**

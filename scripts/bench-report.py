@@ -326,6 +326,43 @@ def apps_section(bench_dir):
                    f"{ratio(m / base) if (m and base and stack != 'iperf3-tcp') else '-'} | "
                    f"{median(rtx) if rtx else '-'} | "
                    f"{'; '.join(errs) or '-'} |")
+    return out + programs_table(recs)
+
+
+# (program, figure, record field, unit scale, unit)
+PROGRAM_FIGURES = [
+    ("redis", "redis-benchmark SET, 8 clients", "set_rps", 1, "requests/s"),
+    ("redis", "redis-benchmark GET, 8 clients", "get_rps", 1, "requests/s"),
+    ("nginx", "curl of a 20 MB file from nginx", "bps", 1e-6, "Mb/s"),
+    ("scp", "scp (SFTP) of a 20 MB file from sshd", "bps", 1e-6, "Mb/s"),
+]
+
+
+def programs_table(recs):
+    """redis, nginx + curl, sshd + scp: TCP against `tonic run` (apps.jsonl)."""
+    if not any(r.get("app") in ("redis", "nginx", "scp") for r in recs):
+        return []
+    out = ["", "## Unmodified programs: redis, nginx, scp under `tonic run` against TCP", "",
+           "Each program as it is (Linux TCP, cubic) and started by `tonic run --` (Tonic, the "
+           "namespace default program) at both ends, path `loss1`, medians of the runs "
+           "(`selftests/vm/apps.sh`; every run checks its data: the 300 KB redis value byte "
+           "for byte, the files by SHA-256).", "",
+           "| program | figure | TCP | `tonic run` | ratio to TCP | runs TCP / Tonic (failed) |",
+           "|---|---|---|---|---|---|"]
+    for app, what, field, scale, unit in PROGRAM_FIGURES:
+        m, runs = {}, []
+        for stack in ("tcp", "tonic-run"):
+            rs = [r for r in recs if r.get("stack") == f"{app}-{stack}"]
+            ok = [r[field] * scale for r in rs if not r.get("error") and r.get(field)]
+            m[stack] = median(ok) if ok else None
+            runs.append(f"{len(rs)} ({len(rs) - len(ok)})")
+        if runs == ["0 (0)", "0 (0)"]:
+            continue
+        r = m["tonic-run"] / m["tcp"] if m["tcp"] and m["tonic-run"] else None
+        def val(v):
+            return "n/a" if v is None else f"{fmt(v)} {unit}"
+        out.append(f"| {app} | {what} | {val(m['tcp'])} | {val(m['tonic-run'])} | "
+                   f"{ratio(r) or '-'} | {' / '.join(runs)} |")
     return out
 
 

@@ -469,6 +469,43 @@ if [ "${BENCH_APPS:-1}" != 0 ] && command -v iperf3 >/dev/null; then
 	set_path ""
 fi
 
+# redis (redis-benchmark SET/GET), nginx + curl and sshd + scp of a 20 MB
+# file (selftests/vm/apps.sh, which selftests/vm/test_apps.sh checks), the
+# same way: as they are and under `tonic run`, interleaved, on the 1 % loss
+# path; a record per run in apps.jsonl (its figures and verdicts).
+app_record() { # app_record STACK REP RC
+	local f=$app_dir/$1.json
+	[ -s "$f" ] || echo '{}' >"$f"
+	jq -c --arg stack "$1" --arg rep "$2" --arg rc "$3" \
+		'. + {stack: $stack, rep: ($rep | tonumber), path: "loss1",
+		      error: (if $rc == "0" then null else "failed (apps.log)" end)}' \
+		"$f" >>"$apps"
+	rm -f "$f"
+	log "app $1 #$2: $(tail -n 1 "$apps")"
+}
+if [ "${BENCH_APPS:-1}" != 0 ]; then
+	. selftests/vm/apps.sh
+	app_dir=$(mktemp -d)
+	APP_NS_C=$A APP_NS_S=$B APP_ADDR=10.77.0.2 APP_DIR=$app_dir
+	app_prepare
+	set_path "delay 100us loss 1%"
+	for r in $(seq "$reps"); do
+		for app in redis nginx scp; do
+			if miss=$(app_missing $app); then
+				[ "$r" = 1 ] && log "app $app: n/a ($miss is not installed)"
+				continue
+			fi
+			app_$app "$app-tcp" 2>>"$out/apps.log"
+			app_record "$app-tcp" "$r" $?
+			[ -n "$tonic_reason" ] && continue
+			app_$app "$app-tonic-run" build/tonic run -- 2>>"$out/apps.log"
+			app_record "$app-tonic-run" "$r" $?
+		done
+	done
+	set_path ""
+	rm -rf "$app_dir"
+fi
+
 ip netns del $A 2>/dev/null
 ip netns del $B 2>/dev/null
 for p in "${loaded_progs[@]}"; do

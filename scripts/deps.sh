@@ -18,9 +18,31 @@ QEMU_PLUGIN_H=/usr/local/include/qemu-plugin.h
 BOOKWORM_PKGS="busybox-static pahole clang llvm libclang-rt-14-dev gcc make libc6-dev cpio xz-utils
 zstd kmod iproute2 bc iputils-ping netcat-openbsd iperf3 python3 jq curl
 libmnl-dev pkg-config gnuplot-nox ethtool procps python3-yaml python3-jsonschema
-libglib2.0-dev dkms debhelper dh-dkms"
+libglib2.0-dev dkms debhelper dh-dkms
+redis-server redis-tools nginx-light openssh-server openssh-client"
+# Packages above that enable and start a service (package:service).  The VM
+# tests run these programs under `tonic run` (selftests/vm/test_apps.sh);
+# the host must not run them, so a service this script installs is never
+# started and is disabled.  One installed before is left as it was.
+SERVICE_PKGS="redis-server:redis-server nginx-light:nginx openssh-server:ssh"
 BACKPORTS_PKGS="linux-image-amd64 linux-headers-amd64 qemu-system-x86
 libbpf-dev bpftool libelf-dev linux-source-6.12 linux-perf"
+
+installed() {
+	dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'
+}
+
+# disable_service NAME: neither running nor started at boot.
+disable_service() {
+	if [ -d /run/systemd/system ]; then
+		systemctl disable --now "$1" >/dev/null 2>&1 || true
+	elif command -v systemctl >/dev/null; then
+		systemctl disable "$1" >/dev/null 2>&1 || true
+	fi
+	if command -v update-rc.d >/dev/null; then
+		update-rc.d "$1" disable >/dev/null 2>&1 || true
+	fi
+}
 
 have_pkgs() {
 	local p
@@ -103,9 +125,28 @@ fi
 
 export DEBIAN_FRONTEND=noninteractive
 if ! have_pkgs; then
+	new_services=
+	for ps in $SERVICE_PKGS; do
+		installed "${ps%%:*}" || new_services+=" ${ps#*:}"
+	done
+	# invoke-rc.d and deb-systemd-invoke start nothing while this says 101.
+	policy=
+	if [ ! -e /usr/sbin/policy-rc.d ]; then
+		policy=/usr/sbin/policy-rc.d
+		printf '#!/bin/sh\nexit 101\n' >"$policy"
+		chmod 755 "$policy"
+		trap 'rm -f "$policy"' EXIT
+	fi
 	apt-get update -qq
 	# shellcheck disable=SC2086
 	apt-get install -y -qq --no-install-recommends $BOOKWORM_PKGS
+	for svc in $new_services; do
+		disable_service "$svc"
+	done
+	if [ -n "$policy" ]; then
+		rm -f "$policy"
+		trap - EXIT
+	fi
 	# shellcheck disable=SC2086
 	INITRD=No apt-get install -y -qq --no-install-recommends -t bookworm-backports \
 		$BACKPORTS_PKGS

@@ -10,6 +10,7 @@
  * socket does with a packet is input.c's.
  */
 #include <linux/filter.h>
+#include <linux/ipv6.h>
 #include <net/inet_connection_sock.h>
 #include <net/inet_hashtables.h>
 #include <net/inet_timewait_sock.h>
@@ -97,6 +98,21 @@ static int tonic_demux_req(struct sock **sk, struct sk_buff *skb,
 	return 0;
 }
 
+/*
+ * A connection takes the packets of its wire's family (IPv4 for an
+ * IPv4-mapped IPv6 socket); an IPv6 listener also takes IPv4 unless it is
+ * IPV6_V6ONLY (the listen lookup already skips it then).
+ */
+static bool tonic_family_ok(const struct sock *sk,
+			    const struct tonic_af_ops *af)
+{
+	if (sk->sk_state != TCP_LISTEN)
+		return tonic_af(sk)->family == af->family;
+	if (sk->sk_family == AF_INET6)
+		return af->family == AF_INET6 || !ipv6_only_sock(sk);
+	return af->family == AF_INET;
+}
+
 int tonic_demux(struct sk_buff *skb, const struct tonic_af_ops *af)
 {
 	struct net *net = dev_net(skb->dev);
@@ -147,7 +163,7 @@ lookup:
 		refcounted = true;
 		goto discard_and_relse;
 	}
-	if (sk->sk_protocol != tonic_protocol || sk->sk_family != af->family)
+	if (sk->sk_protocol != tonic_protocol || !tonic_family_ok(sk, af))
 		goto discard_and_relse;
 	if (!af->policy_check(sk, skb))
 		goto discard_and_relse;

@@ -78,9 +78,9 @@ int tonic_negotiate_synack(struct sock *sk, const struct tonic_synopt *opt)
 	return 0;
 }
 
-int tonic_conn_request(struct sock *sk, struct sk_buff *skb)
+int tonic_conn_request(struct sock *sk, struct sk_buff *skb,
+		       const struct tonic_af_ops *af)
 {
-	const struct tonic_af_ops *af = tonic_af(sk);
 	const struct tonichdr *th = tonic_hdr(skb);
 	struct tonic_request_sock *treq;
 	struct inet_request_sock *ireq;
@@ -89,7 +89,7 @@ int tonic_conn_request(struct sock *sk, struct sk_buff *skb)
 
 	if (inet_csk_reqsk_queue_is_full(sk) || sk_acceptq_is_full(sk))
 		goto drop;
-	req = inet_reqsk_alloc(sk->sk_prot->rsk_prot, sk, true);
+	req = inet_reqsk_alloc(af->rsk_ops, sk, true);
 	if (!req)
 		goto drop;
 
@@ -137,8 +137,11 @@ struct sock *tonic_child_clone(const struct sock *sk, struct request_sock *req)
 		return NULL;
 	}
 	newsk = inet_csk_clone_lock(sk, req, GFP_ATOMIC);
-	if (newsk)
-		tonic_init_child(newsk, req);
+	if (!newsk)
+		return NULL;
+	if (newsk->sk_family == AF_INET6)
+		tonic_v6_child_pinfo(sk, newsk);
+	tonic_init_child(newsk, req);
 	return newsk;
 }
 

@@ -286,11 +286,12 @@ static struct request_sock_ops tonic_v4_rsk_ops __read_mostly = {
 	.syn_ack_timeout = tonic_syn_ack_timeout,
 };
 
+/* Also an IPv6 listener's, for IPv4 SYNs (tonic_v6_conn_request()). */
 static int tonic_v4_conn_request(struct sock *sk, struct sk_buff *skb)
 {
 	if (skb_rtable(skb)->rt_flags & (RTCF_BROADCAST | RTCF_MULTICAST))
 		return 0;
-	return tonic_conn_request(sk, skb);
+	return tonic_conn_request(sk, skb, &tonic_ipv4_af_ops);
 }
 
 static void tonic_v4_init_req(struct request_sock *req, const struct sock *sk,
@@ -468,7 +469,7 @@ int tonic_v4_udp_err(struct sk_buff *skb, u32 info, int offset)
 	return __tonic_v4_err(skb, info, offset);
 }
 
-static const struct tonic_af_ops tonic_ipv4_af_ops = {
+const struct tonic_af_ops tonic_ipv4_af_ops = {
 	.icsk = {
 		.queue_xmit	= tonic_v4_queue_xmit,
 		.send_check	= tonic_v4_send_check,
@@ -490,6 +491,7 @@ static const struct tonic_af_ops tonic_ipv4_af_ops = {
 	.init_seq	= tonic_v4_init_seq,
 	.route_req	= tonic_v4_route_req,
 	.syn_recv_sock	= tonic_v4_syn_recv_sock,
+	.rsk_ops	= &tonic_v4_rsk_ops,
 };
 
 static int tonic_v4_rcv(struct sk_buff *skb)

@@ -4,10 +4,14 @@
  *
  * The IPv6 counterpart of ipv4.c (registration, connect() and the
  * struct tonic_af_ops the family-independent handshake and demux use),
- * modelled on net/dccp/ipv6.c.  IPv4-mapped
- * addresses are not supported: sockets are IPV6_V6ONLY by default,
- * connect() to a mapped address fails with ENETUNREACH and IPv4 SYNs that
- * reach an IPv6 listener are dropped.
+ * modelled on net/dccp/ipv6.c.
+ *
+ * Dual stack as TCP's (net/ipv6/tcp_ipv6.c): a socket without
+ * IPV6_V6ONLY (net.ipv6.bindv6only, 0 by default) connects to
+ * IPv4-mapped addresses over IPv4 (tonic_ipv6_mapped: IPv4's hooks,
+ * IPv6's socket options and addresses), and its listener takes IPv4 SYNs
+ * (the listen lookup finds it through ipv6_only_sock()), whose request
+ * socks and children are IPv4's; addresses read as ::ffff:a.b.c.d.
  */
 #include <linux/module.h>
 #include <linux/random.h>
@@ -36,6 +40,10 @@ struct tonic6_sock {
 	struct tonic_sock tonic;
 	struct ipv6_pinfo inet6;
 };
+
+/* IPv4-mapped sockets: filled in from IPv4's by tonic_ipv6_init(). */
+static struct tonic_af_ops tonic_ipv6_mapped __ro_after_init;
+static const struct tonic_af_ops tonic_ipv6_af_ops;
 
 /* Packets that are no connection's (SYN-ACK, reset): in software. */
 static void tonic_v6_csum(struct sk_buff *skb, const struct in6_addr *saddr,
@@ -75,6 +83,36 @@ static int tonic_v6_queue_xmit(struct sock *sk, struct sk_buff *skb,
 	return inet6_csk_xmit(sk, skb, fl);
 }
 
+/*
+ * connect() to ::ffff:a.b.c.d: IPv4's connect() with the socket switched
+ * to IPv4's hooks, as tcp_v6_connect().  The socket stays AF_INET6.
+ */
+static int tonic_v6_connect_mapped(struct sock *sk,
+				   const struct sockaddr_in6 *usin)
+{
+	struct inet_connection_sock *icsk = inet_csk(sk);
+	u32 exthdrlen = icsk->icsk_ext_hdr_len;
+	struct sockaddr_in sin = {
+		.sin_family = AF_INET,
+		.sin_port = usin->sin6_port,
+		.sin_addr.s_addr = usin->sin6_addr.s6_addr32[3],
+	};
+	int err;
+
+	if (ipv6_only_sock(sk))
+		return -ENETUNREACH;
+	sk->sk_v6_daddr = usin->sin6_addr;
+	WRITE_ONCE(icsk->icsk_af_ops, &tonic_ipv6_mapped.icsk);
+	err = tonic_v4_prot.connect(sk, (struct sockaddr *)&sin, sizeof(sin));
+	if (err) {
+		icsk->icsk_ext_hdr_len = exthdrlen;
+		WRITE_ONCE(icsk->icsk_af_ops, &tonic_ipv6_af_ops.icsk);
+		return err;
+	}
+	inet6_sk(sk)->saddr = sk->sk_v6_rcv_saddr;
+	return 0;
+}
+
 static int tonic_v6_connect(struct sock *sk, struct sockaddr *uaddr,
 			    int addr_len)
 {
@@ -95,13 +133,18 @@ static int tonic_v6_connect(struct sock *sk, struct sockaddr *uaddr,
 		return -EAFNOSUPPORT;
 
 	memset(&fl6, 0, sizeof(fl6));
-	if (ipv6_addr_any(&usin->sin6_addr))
-		usin->sin6_addr.s6_addr[15] = 1;
+	if (ipv6_addr_any(&usin->sin6_addr)) {
+		if (ipv6_addr_v4mapped(&sk->sk_v6_rcv_saddr))
+			ipv6_addr_set_v4mapped(htonl(INADDR_LOOPBACK),
+					       &usin->sin6_addr);
+		else
+			usin->sin6_addr = in6addr_loopback;
+	}
 	addr_type = ipv6_addr_type(&usin->sin6_addr);
 	if (addr_type & IPV6_ADDR_MULTICAST)
 		return -ENETUNREACH;
 	if (addr_type == IPV6_ADDR_MAPPED)
-		return -ENETUNREACH;
+		return tonic_v6_connect_mapped(sk, usin);
 	if (addr_type & IPV6_ADDR_LINKLOCAL) {
 		if (addr_len >= sizeof(struct sockaddr_in6) &&
 		    usin->sin6_scope_id) {
@@ -116,6 +159,8 @@ static int tonic_v6_connect(struct sock *sk, struct sockaddr *uaddr,
 
 	sk->sk_v6_daddr = usin->sin6_addr;
 	np->flow_label = 0;
+	/* (a socket disconnected after a mapped connect()) */
+	WRITE_ONCE(icsk->icsk_af_ops, &tonic_ipv6_af_ops.icsk);
 
 	if (!ipv6_addr_any(&sk->sk_v6_rcv_saddr))
 		saddr = &sk->sk_v6_rcv_saddr;
@@ -186,6 +231,10 @@ static void tonic_v6_send_reset(struct net *net, struct sk_buff *rxskb)
 	struct sock *ctl_sk;
 	struct flowi6 fl6;
 
+	if (rxskb->protocol == htons(ETH_P_IP)) {	/* to a dual-stack listener */
+		tonic_ipv4_af_ops.send_reset(net, rxskb);
+		return;
+	}
 	if (tonic_hdr(rxskb)->type == TONIC_PKT_RST)
 		return;
 	if (!ipv6_unicast_destination(rxskb))
@@ -300,13 +349,13 @@ static struct request_sock_ops tonic_v6_rsk_ops __read_mostly = {
 
 static int tonic_v6_conn_request(struct sock *sk, struct sk_buff *skb)
 {
-	if (skb->protocol == htons(ETH_P_IP))
-		return 0;	/* no IPv4-mapped connections */
+	if (skb->protocol == htons(ETH_P_IP))	/* dual stack */
+		return tonic_ipv4_af_ops.icsk.conn_request(sk, skb);
 	if (!ipv6_unicast_destination(skb))
 		return 0;
 	if (ipv6_addr_v4mapped(&ipv6_hdr(skb)->saddr))
 		return 0;
-	return tonic_conn_request(sk, skb);
+	return tonic_conn_request(sk, skb, &tonic_ipv6_af_ops);
 }
 
 static void tonic_v6_init_req(struct request_sock *req, const struct sock *sk,
@@ -340,32 +389,36 @@ static struct dst_entry *tonic_v6_route_req(const struct sock *sk,
 	return inet6_csk_route_req(sk, &fl6, req, tonic_protocol);
 }
 
-/* The child's IPv6 state: its own pinfo, the request's addresses. */
+void tonic_v6_child_pinfo(const struct sock *sk, struct sock *newsk)
+{
+	struct ipv6_pinfo *newnp = &((struct tonic6_sock *)newsk)->inet6;
+
+	/* sk_clone_lock() copied the listener's, pointers included. */
+	inet_sk(newsk)->pinet6 = newnp;
+	newnp->ipv6_mc_list = NULL;
+	newnp->ipv6_ac_list = NULL;
+	tonic_ipv6_fl_list(newsk) = NULL;
+	newnp->pktoptions = NULL;
+	newnp->rxpmtu = NULL;
+	RCU_INIT_POINTER(newnp->opt, NULL);
+}
+
+/* The child's IPv6 state: the request's addresses and options. */
 static void tonic_v6_child_init(const struct sock *sk, struct sock *newsk,
 				const struct sk_buff *skb,
 				const struct request_sock *req)
 {
 	const struct inet_request_sock *ireq = inet_rsk(req);
 	const struct ipv6_pinfo *np = inet6_sk(sk);
+	struct ipv6_pinfo *newnp = inet6_sk(newsk);
 	struct inet_sock *newinet = inet_sk(newsk);
 	struct ipv6_txoptions *opt;
-	struct ipv6_pinfo *newnp;
-
-	newinet->pinet6 = &((struct tonic6_sock *)newsk)->inet6;
-	newnp = inet6_sk(newsk);
-	memcpy(newnp, np, sizeof(struct ipv6_pinfo));
 
 	newsk->sk_v6_daddr = ireq->ir_v6_rmt_addr;
 	newnp->saddr = ireq->ir_v6_loc_addr;
 	newsk->sk_v6_rcv_saddr = ireq->ir_v6_loc_addr;
 	newsk->sk_bound_dev_if = ireq->ir_iif;
 	newinet->inet_opt = NULL;
-	newnp->rxopt.all = np->rxopt.all;
-	newnp->ipv6_mc_list = NULL;
-	newnp->ipv6_ac_list = NULL;
-	tonic_ipv6_fl_list(newsk) = NULL;
-	newnp->pktoptions = NULL;
-	newnp->opt = NULL;
 	newnp->mcast_oif = inet6_iif(skb);
 	newnp->mcast_hops = ipv6_hdr(skb)->hop_limit;
 
@@ -384,6 +437,21 @@ static void tonic_v6_child_init(const struct sock *sk, struct sock *newsk,
 	tonic_udp_set_sport(newsk);
 }
 
+/* An IPv4 child of an IPv6 listener: IPv4-mapped, as tcp_v6_syn_recv_sock(). */
+static void tonic_v6_mapped_child(const struct sock *sk, struct sock *newsk,
+				  const struct sk_buff *skb)
+{
+	struct ipv6_pinfo *newnp = inet6_sk(newsk);
+
+	newnp->saddr = newsk->sk_v6_rcv_saddr;
+	inet_csk(newsk)->icsk_af_ops = &tonic_ipv6_mapped.icsk;
+	newnp->mcast_oif = inet_iif(skb);
+	newnp->mcast_hops = ip_hdr(skb)->ttl;
+	newnp->rcv_flowinfo = 0;
+	if (inet6_test_bit(REPFLOW, sk))
+		newnp->flow_label = 0;
+}
+
 static struct sock *tonic_v6_syn_recv_sock(const struct sock *sk,
 					   struct sk_buff *skb,
 					   struct request_sock *req,
@@ -394,8 +462,13 @@ static struct sock *tonic_v6_syn_recv_sock(const struct sock *sk,
 	struct inet_request_sock *ireq = inet_rsk(req);
 	struct sock *newsk;
 
-	if (skb->protocol == htons(ETH_P_IP))
-		return NULL;
+	if (skb->protocol == htons(ETH_P_IP)) {		/* dual stack */
+		newsk = tonic_ipv4_af_ops.syn_recv_sock(sk, skb, req, dst,
+							req_unhash, own_req);
+		if (newsk)
+			tonic_v6_mapped_child(sk, newsk, skb);
+		return newsk;
+	}
 	newsk = tonic_child_clone(sk, req);
 	if (!newsk) {
 		dst_release(dst);
@@ -526,6 +599,7 @@ static const struct tonic_af_ops tonic_ipv6_af_ops = {
 	.init_seq	= tonic_v6_init_seq,
 	.route_req	= tonic_v6_route_req,
 	.syn_recv_sock	= tonic_v6_syn_recv_sock,
+	.rsk_ops	= &tonic_v6_rsk_ops,
 };
 
 static int tonic_v6_rcv(struct sk_buff *skb)
@@ -545,10 +619,9 @@ static int tonic_v6_init_sock(struct sock *sk)
 {
 	int err = tonic_init_sock(sk);
 
-	if (!err) {
+	/* IPV6_V6ONLY stays net.ipv6.bindv6only's (inet6_create()). */
+	if (!err)
 		inet_csk(sk)->icsk_af_ops = &tonic_ipv6_af_ops.icsk;
-		sk->sk_ipv6only = 1;
-	}
 	return err;
 }
 
@@ -618,10 +691,29 @@ static void tonic_v6_prot_init(void)
 	tonic_v6_prot.rsk_prot = &tonic_v6_rsk_ops;
 }
 
+/*
+ * As TCP's ipv6_mapped: IPv4's packets, IPv6's socket options and
+ * addresses; a listener made of such a socket takes both families.
+ */
+static void tonic_v6_mapped_init(void)
+{
+	struct inet_connection_sock_af_ops *icsk = &tonic_ipv6_mapped.icsk;
+
+	tonic_ipv6_mapped = tonic_ipv4_af_ops;
+	icsk->conn_request = tonic_v6_conn_request;
+	icsk->setsockopt = ipv6_setsockopt;
+	icsk->getsockopt = ipv6_getsockopt;
+	icsk->addr2sockaddr = inet6_csk_addr2sockaddr;
+	icsk->sockaddr_len = sizeof(struct sockaddr_in6);
+	tonic_ipv6_mapped.send_reset = tonic_v6_send_reset;
+	tonic_ipv6_mapped.syn_recv_sock = tonic_v6_syn_recv_sock;
+}
+
 int tonic_ipv6_init(void)
 {
 	int err;
 
+	tonic_v6_mapped_init();
 	tonic_v6_prot_init();
 	err = proto_register(&tonic_v6_prot, 1);
 	if (err)

@@ -10,6 +10,7 @@
  * TIME_WAIT: random initial sequence numbers make stray old packets
  * harmless, and nothing pins the module after the last socket is gone.
  */
+#include <linux/ipv6.h>
 #include <linux/module.h>
 #include <linux/sched/signal.h>
 #include <linux/swap.h>
@@ -83,8 +84,10 @@ u16 tonic_pick_seg_size(const struct sock *sk, const struct dst_entry *dst,
 	const struct inet_connection_sock *icsk = inet_csk(sk);
 	int max;
 
-	max = dst_mtu(dst) - icsk->icsk_af_ops->net_header_len -
-	      icsk->icsk_ext_hdr_len - TONIC_HDR_LEN;
+	/* The route's family: an IPv6 listener answers IPv4 SYNs too. */
+	max = dst_mtu(dst) - icsk->icsk_ext_hdr_len - TONIC_HDR_LEN -
+	      (dst->ops->family == AF_INET6 ? sizeof(struct ipv6hdr) :
+					      sizeof(struct iphdr));
 	if (udp)
 		max -= sizeof(struct udphdr);
 	if (!wanted)

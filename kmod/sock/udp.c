@@ -73,7 +73,8 @@ void tonic_udp_set_sport(struct sock *sk)
 	__be16 port;
 
 #if IS_ENABLED(CONFIG_IPV6)
-	if (sk->sk_family == AF_INET6)
+	/* (an IPv4-mapped socket's packets are IPv4: as the SYN-ACK's) */
+	if (sk->sk_family == AF_INET6 && !ipv6_addr_v4mapped(&sk->sk_v6_daddr))
 		port = tonic_udp6_sport(&sk->sk_v6_rcv_saddr, &sk->sk_v6_daddr,
 					inet->inet_sport, inet->inet_dport);
 	else

@@ -7,12 +7,13 @@
 # type flags, protocol 0/IPPROTO_TCP; not UDP, not sockets opened before,
 # not other cgroups), --protocol, the exit status, the clean-up, and real
 # programs over a 1 % lossy veth path: python3 http.server + curl (an
-# 8 MB file, SHA-256 checked) and iperf3 (client and server, JSON), with
+# 8 MB file, SHA-256 checked) and iperf3 (client and server, JSON; the
+# server on [::] taking an IPv4 client), with
 # the counters showing Tonic carried them and TCP did not.
 cd "$(dirname "$0")/../.." || exit 1
 . selftests/vm/lib.sh
 
-tap_plan 31
+tap_plan 32
 TONIC=build/tonic
 TMP=$(mktemp -d)
 CG=/sys/fs/cgroup/tonic-test
@@ -131,7 +132,8 @@ tap_check "that connection was Tonic (ActiveOpens +1), TCP opened none in $NS_A"
 	test "$got" = "1 0"
 
 n0=$(sockets)
-ip netns exec $NS_B timeout 300 $TONIC run -- iperf3 -s -1 -J -B $ADDR_B \
+# iperf3 -s listens on [::] (AF_INET6, dual stack): the client is IPv4
+ip netns exec $NS_B timeout 300 $TONIC run -- iperf3 -s -1 -J \
 	>"$TMP/iperf-s.json" 2>&1 &
 spid=$!
 tap_check "iperf3 -s listens under tonic run" listening $n0
@@ -150,6 +152,11 @@ tap_check "iperf3 read TCP_INFO retransmissions and TCP_CONGESTION = rack" \
 	       .end.sender_tcp_congestion == "rack"' "$TMP/iperf-c.json"
 tap_check "iperf3 server under tonic run: JSON, bytes received" bash -c \
 	"[ $src -eq 0 ] && jq -e '.end.sum_received.bytes > 0' $TMP/iperf-s.json"
+echo "# iperf3 server: $(jq -c '.start.connected' "$TMP/iperf-s.json" 2>&1)"
+# (iperf3 prints an IPv4-mapped address as the IPv4 one)
+tap_check "iperf3 -s on [::] took the IPv4 client $ADDR_A" \
+	jq -e --arg a "$ADDR_A" '.start.connected[0].remote_host == $a' \
+	"$TMP/iperf-s.json"
 tap_check "Linux TCP opened no connection in $NS_B" \
 	test "$(($(tcp_opens $NS_B) - cb))" = 0
 tap_check "no flows left" no_flows $NS_A $NS_B

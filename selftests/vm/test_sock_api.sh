@@ -6,7 +6,8 @@
 # MSG_WAITALL, MSG_DONTWAIT, readv/writev, SO_RCVTIMEO, poll flags,
 # half-close, resets (SO_LINGER 0, close with unread data), SO_SNDBUF/
 # SO_RCVBUF, SOL_TONIC options and their errnos, TONIC_INFO, the bounded
-# backlog and IPv6.  Each check is one TAP result.
+# backlog, IPv6, dual stack (IPv4 peers of AF_INET6 sockets, against Linux
+# TCP) and the TCP options.  Each check is one TAP result.
 cd "$(dirname "$0")/../.." || exit 1
 . selftests/vm/lib.sh
 
