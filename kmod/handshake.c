@@ -185,8 +185,17 @@ struct sock *tonic_check_req(struct sock *sk, struct sk_buff *skb,
 			inet_rtx_syn_ack(sk, req);
 		return NULL;
 	case TONIC_PKT_RST:
-		if (ntohl(th->seq) == treq->iss + 1)
+		/* As tcp_check_req(): an RST answering our SYN-ACK echoes our
+		 * ISN + 1 in @ack and carries the client's next segment
+		 * number in @seq (exactly, RFC 5961 §3.2).
+		 */
+		if (ntohl(th->ack) == treq->iss + 1 &&
+		    ntohl(th->seq) == treq->irs + 1) {
+			TONIC_SK_INC_STATS(sk, TONIC_MIB_RSTS_IN);
 			inet_csk_reqsk_queue_drop(sk, req);
+		} else {
+			TONIC_SK_INC_STATS(sk, TONIC_MIB_DROP_STATE);
+		}
 		return NULL;
 	case TONIC_PKT_SYNACK:
 		return NULL;
