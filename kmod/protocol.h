@@ -803,11 +803,27 @@ bool tonic_hdr_bad(struct sk_buff *skb);
 /**
  * tonic_err_full_sk() - may an ICMP error's socket be handled?
  * @sk: the socket the ICMP error's quote found (a reference held)
+ * @seq: the quoted packet's seq (host order)
+ * @abort: the error is one that ends a half-open connection (as
+ *	tcp_req_err()'s)
  *
  * Return: true for a full socket; a timewait or request sock is released
- * and false returned.
+ * and false returned (a request sock whose SYN-ACK is quoted and @abort
+ * is dropped; another seq counts in OutOfWindowIcmps).
  */
-bool tonic_err_full_sk(struct sock *sk);
+bool tonic_err_full_sk(struct sock *sk, u32 seq, bool abort);
+/**
+ * tonic_err_seq_ok() - does an ICMP error quote a packet we have in flight?
+ * @sk: a full socket, bh-locked
+ * @seq: the quoted packet's seq (host order)
+ *
+ * As tcp_v4_err(): the SYN in SYN_SENT, else a seq in [snd_una, snd_ann]
+ * (our FIN included).  Anything else is blind and counted in
+ * OutOfWindowIcmps.
+ *
+ * Return: true if the error may be acted on.
+ */
+bool tonic_err_seq_ok(struct sock *sk, u32 seq);
 /**
  * tonic_err_report() - an ICMP error that is not about the path MTU
  * @sk: the socket, bh-locked
