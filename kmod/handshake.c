@@ -52,7 +52,7 @@ static void tonic_negotiate_req(const struct sock *sk,
 	treq->window = rounddown_pow_of_two(clamp_t(u16, treq->window, 1,
 						    TONIC_MAX_WINDOW));
 	/* The client's needs and ours: both ends receive and send. */
-	treq->signals = ntohl(opt->signals) |
+	treq->signals = (ntohl(opt->signals) & TONIC_SIGNALS_KNOWN) |
 			tonic_proto_resolve(sock_net(sk), tsk->proto_name,
 					    &treq->proto_ops, treq->proto_used);
 	if (tsk->user_seg_size)
@@ -71,7 +71,8 @@ int tonic_negotiate_synack(struct sock *sk, const struct tonic_synopt *opt)
 	tsk->seg_size = min(tsk->seg_size, seg);
 	tsk->window = rounddown_pow_of_two(min_t(u16, tsk->window, win));
 	/* The listener answers with the union of both ends' needs. */
-	tsk->signals |= ntohl(opt->signals) | TONIC_SIG_ACK;
+	tsk->signals |= (ntohl(opt->signals) & TONIC_SIGNALS_KNOWN) |
+			TONIC_SIG_ACK;
 	return 0;
 }
 

@@ -77,6 +77,10 @@ struct tonic_mib {
  * @rto_max_ms: highest retransmission timeout (the backoff's cap)
  * @encap: wire of new connections: TONIC_ENCAP_UDP or TONIC_ENCAP_IP
  * @udp_port: the UDP port P of the UDP wire (both ends use the same)
+ * @challenge_ack_limit: challenge ACKs per second (RFC 5961), on average
+ * @syncookies: 0 never, 1 when a listener's request queue is full, 2 always
+ * @challenge_stamp: the second (jiffies / HZ) @challenge_count is for
+ * @challenge_count: challenge ACKs left in that second
  * @udp_lock: serialises opening and closing @udp_sock4 and @udp_sock6
  * @udp_sock4: kernel UDP tunnel socket bound to @udp_bound (or NULL)
  * @udp_sock6: the same for IPv6
@@ -105,6 +109,10 @@ struct tonic_net {
 	int rto_max_ms;
 	int encap;
 	int udp_port;
+	int challenge_ack_limit;
+	int syncookies;
+	u32 challenge_stamp;
+	u32 challenge_count;
 	struct mutex udp_lock;
 	struct socket *udp_sock4;
 	struct socket *udp_sock6;
@@ -138,6 +146,10 @@ enum {
 	TONIC_DEFER_TIMER,		/* run tonic_timer_work() from release_cb */
 	TONIC_DEFER_ARM,		/* re-arm the timer from release_cb */
 };
+
+/* The receiver signals this version knows; a peer's other bits are ignored. */
+#define TONIC_SIGNALS_KNOWN	(TONIC_SIG_ACK | TONIC_SIG_NACK | \
+				 TONIC_SIG_GRANT | TONIC_SIG_CNP | TONIC_SIG_ECE)
 
 /* Each socket owns one engine instance holding one flow, with this id. */
 #define TONIC_FLOW_ID		0
@@ -190,6 +202,13 @@ enum {
  *	the number of entries in @ooo
  * @rcv_adv_edge: rcv_nxt + window last advertised
  * @ooo: out-of-order segments by number & (TONIC_RING - 1)
+ * @rcv_lens: length of each segment received, by number &
+ *	(TONIC_RING - 1), tagged with the number's higher bits (0 = none):
+ *	a resend has the length of the first copy
+ * @rcv_top: one past the highest segment held out of order
+ * @rcv_short: a short segment (sub-segment or the last before FIN) held
+ *	out of order; nothing after it can have been sent yet
+ * @rcv_short_held: @rcv_short is valid
  * @fin_seg: segment number of our FIN once it is queued
  * @fin_queued: shutdown(SHUT_WR) or close(): FIN follows the data
  * @fin_sent: the FIN was sent at least once
@@ -262,6 +281,10 @@ struct tonic_sock {
 	struct tonic_rcv rcv;
 	u32 rcv_adv_edge;
 	struct sk_buff *ooo[TONIC_RING];
+	u32 rcv_lens[TONIC_RING];
+	u32 rcv_top;
+	u32 rcv_short;
+	bool rcv_short_held;
 
 	/* connection end */
 	u32 fin_seg;
@@ -1006,6 +1029,17 @@ bool tonic_probe_needed(const struct sock *sk);
 static inline bool tonic_seg_before(u32 a, u32 b)
 {
 	return (s32)(a - b) < 0;
+}
+
+/**
+ * tonic_snd_nxt() - the segment number after everything sent
+ * @tsk: the connection
+ *
+ * Return: tonic-tail, or past our FIN once it went (the FIN counts one).
+ */
+static inline u32 tonic_snd_nxt(const struct tonic_sock *tsk)
+{
+	return tsk->fin_sent ? tsk->fin_seg + 1 : tsk->snd_ann;
 }
 
 /* timer.c */
