@@ -85,9 +85,12 @@ int tonic_conn_request(struct sock *sk, struct sk_buff *skb)
 	struct request_sock *req;
 	struct dst_entry *dst;
 
-	if (inet_csk_reqsk_queue_is_full(sk) || sk_acceptq_is_full(sk))
+	bool cookie = tonic_cookie_want(sk);
+
+	if ((!cookie && inet_csk_reqsk_queue_is_full(sk)) ||
+	    sk_acceptq_is_full(sk))
 		goto drop;
-	req = inet_reqsk_alloc(sk->sk_prot->rsk_prot, sk, true);
+	req = inet_reqsk_alloc(sk->sk_prot->rsk_prot, sk, !cookie);
 	if (!req)
 		goto drop;
 
@@ -108,6 +111,14 @@ int tonic_conn_request(struct sock *sk, struct sk_buff *skb)
 	tonic_negotiate_req(sk, treq, (const struct tonic_synopt *)(th + 1),
 			    dst);
 	dst_release(dst);
+
+	if (cookie) {
+		/* Stateless: everything the handshake needs is in the ISN. */
+		tonic_cookie_make(sk, req, skb);
+		req->rsk_ops->rtx_syn_ack(sk, req);
+		reqsk_free(req);
+		return 0;
+	}
 
 	/* Hash the request before the SYN-ACK leaves (as TCP does): the
 	 * peer's answer may be processed on another CPU at once.  A SYN-ACK

@@ -408,18 +408,26 @@ static void tonic_rcv_synsent(struct sock *sk, struct sk_buff *skb)
 	tonic_timer_update(sk);
 }
 
-static void tonic_rcv_listen(struct sock *sk, struct sk_buff *skb)
+/* Return: true if @skb was consumed (by a child made from a SYN cookie). */
+static bool tonic_rcv_listen(struct sock *sk, struct sk_buff *skb)
 {
 	const struct tonichdr *th = tonic_hdr(skb);
+	struct sock *child;
 
 	if (th->type == TONIC_PKT_SYN) {
 		inet_csk(sk)->icsk_af_ops->conn_request(sk, skb);
-		return;
+		return false;
 	}
-	if (th->type != TONIC_PKT_RST) {
-		TONIC_SK_INC_STATS(sk, TONIC_MIB_DROP_NOSOCK);
-		tonic_af(sk)->send_reset(sock_net(sk), skb);
+	if (th->type == TONIC_PKT_RST)
+		return false;
+	child = tonic_cookie_check(sk, skb);
+	if (child) {
+		tonic_child_process(sk, child, skb);
+		return true;
 	}
+	TONIC_SK_INC_STATS(sk, TONIC_MIB_DROP_NOSOCK);
+	tonic_af(sk)->send_reset(sock_net(sk), skb);
+	return false;
 }
 
 static void tonic_rcv_conn(struct sock *sk, struct sk_buff *skb)
@@ -538,7 +546,8 @@ int tonic_rcv(struct sock *sk, struct sk_buff *skb)
 {
 	switch (sk->sk_state) {
 	case TCP_LISTEN:
-		tonic_rcv_listen(sk, skb);
+		if (tonic_rcv_listen(sk, skb))
+			return 0;
 		break;
 	case TCP_SYN_SENT:
 		tonic_rcv_synsent(sk, skb);

@@ -198,7 +198,8 @@ void tonic_init_child(struct sock *newsk, const struct request_sock *req)
 	ntsk->signals = treq->signals;
 	ntsk->proto_ops = treq->proto_ops;
 	memcpy(ntsk->proto_used, treq->proto_used, sizeof(ntsk->proto_used));
-	if (!req->num_retrans)			/* Karn */
+	/* Karn; a SYN cookie's child knows no send time */
+	if (!req->num_retrans && treq->synack_at)
 		tonic_handshake_rtt(newsk, treq->synack_at);
 }
 

@@ -235,6 +235,7 @@ enum {
  * @rtx_seen: bit per ring slot: the segment was retransmitted (Karn)
  * @srtt_us: smoothed RTT; the handshake's until data is acknowledged
  * @syn_at: when our SYN was sent
+ * @cookie_at: listener: when it last answered a SYN with a SYN cookie
  * @rcv_truesize: running estimate of the memory one received segment costs
  * @stats: counters reported by TONIC_INFO
  */
@@ -312,6 +313,7 @@ struct tonic_sock {
 	DECLARE_BITMAP(rtx_seen, TONIC_RING);
 	u32 srtt_us;
 	u64 syn_at;
+	u64 cookie_at;
 	u32 rcv_truesize;
 
 	struct {
@@ -795,6 +797,37 @@ struct sock *tonic_check_req(struct sock *sk, struct sk_buff *skb,
  */
 int tonic_child_process(struct sock *parent, struct sock *child,
 			struct sk_buff *skb);
+
+/* syncookie.c: SYN cookies, both families */
+/**
+ * tonic_cookie_want() - answer the SYN reaching @sk with a SYN cookie?
+ * @sk: the listener
+ *
+ * Return: true if net.tonic.syncookies is 2, or 1 and the request queue
+ * is full.
+ */
+bool tonic_cookie_want(const struct sock *sk);
+/**
+ * tonic_cookie_make() - turn @req into a SYN cookie
+ * @sk: the listener
+ * @req: the request, negotiated; its C, K and signals are rounded to what
+ *	a cookie carries, its ISN becomes the cookie (counted in
+ *	SyncookiesSent).  The caller sends the SYN-ACK and frees @req.
+ * @skb: the SYN
+ */
+void tonic_cookie_make(struct sock *sk, struct request_sock *req,
+		       const struct sk_buff *skb);
+/**
+ * tonic_cookie_check() - a packet for a listener may complete a cookie
+ *	handshake
+ * @sk: the listener, bh-locked
+ * @skb: an ACK or DATA packet
+ *
+ * Return: the child (bh-locked, queued for accept()) if @skb carries a
+ * valid cookie (SyncookiesRecv), else NULL (SyncookiesFailed when
+ * cookies were recently sent and this one is not valid).
+ */
+struct sock *tonic_cookie_check(struct sock *sk, struct sk_buff *skb);
 
 /* demux.c: from the IP handler to a socket, both families */
 /**
