@@ -447,9 +447,15 @@ static int __tonic_v4_err(struct sk_buff *skb, u32 info, int offset)
 		if (code > NR_ICMP_UNREACH)
 			goto out;
 		if (code == ICMP_FRAG_NEEDED) {
-			/* C is fixed for the connection; just update the route. */
+			/* C is fixed for the connection; just update the
+			 * route (from the quote, when the user holds the
+			 * socket).
+			 */
 			if (!sock_owned_by_user(sk))
 				inet_csk_update_pmtu(sk, info);
+			else
+				ipv4_update_pmtu(skb, net, info, 0,
+						 iph->protocol);
 			goto out;
 		}
 		err = icmp_err_convert[code].errno;
