@@ -211,11 +211,6 @@ static void tonic_data_rcv(struct sock *sk, struct sk_buff *skb, u32 seg)
 	unsigned int what;
 	u32 newly;
 
-	if (tonic_len_bad(tsk, seg, in.len)) {
-		TONIC_SK_INC_STATS(sk, TONIC_MIB_DROP_MALFORMED);
-		kfree_skb(skb);
-		return;
-	}
 	tsk->stats.segs_in++;
 	TONIC_SK_INC_STATS(sk, TONIC_MIB_SEGS_IN);
 	tonic_rcv_cfg(sk, &cfg);
@@ -515,6 +510,11 @@ static void tonic_rcv_conn(struct sock *sk, struct sk_buff *skb)
 			      th->flags, ntohl(th->grant), wnd);
 		break;
 	case TONIC_PKT_DATA:
+		/* Nothing of a segment of impossible length counts. */
+		if (tonic_len_bad(tsk, seq, skb->len - TONIC_HDR_LEN)) {
+			TONIC_SK_INC_STATS(sk, TONIC_MIB_DROP_MALFORMED);
+			goto drop;
+		}
 		tonic_ack_rcv(sk, ack, 0, 0, 0, wnd);
 		if (sock_flag(sk, SOCK_DEAD) &&
 		    !tonic_seg_before(seq, tsk->rcv.rcv_nxt)) {

@@ -140,15 +140,17 @@ struct sock *tonic_cookie_check(struct sock *sk, struct sk_buff *skb)
 	struct request_sock *req;
 	struct sock *child;
 	bool own_req;
+	u64 sent;
 	int data;
 
 	if (th->type != TONIC_PKT_ACK && th->type != TONIC_PKT_DATA)
 		return NULL;
 	if (!READ_ONCE(tonic_sk_net(sk)->syncookies))
 		return NULL;
+	/* As tcp_synq_no_recent_overflow(): no cookie sent lately, none due */
+	sent = READ_ONCE(tonic_sk(sk)->cookie_at);
 	if (READ_ONCE(tonic_sk_net(sk)->syncookies) != 2 &&
-	    tonic_now() - READ_ONCE(tonic_sk(sk)->cookie_at) >
-	    TONIC_COOKIE_RECENT_NS)
+	    (!sent || tonic_now() - sent > TONIC_COOKIE_RECENT_NS))
 		return NULL;
 
 	data = tonic_cookie_data(skb, ntohl(th->ack) - 1, ntohl(th->seq) - 1);
