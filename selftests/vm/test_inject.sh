@@ -137,10 +137,10 @@ tap_xfer "$(cat "$tmp/c1")" "a blind ICMP host unreachable does not abort connec
 expect_d a $NS_A "the ICMP error is out of window" OutOfWindowIcmps=1 ConnFailed=0
 
 # 4. Live 20 MB transfers (C = 1000, so that an over-long DATA fits the
-# MTU) under both ends' sprays; the path is limited to 100 Mbit/s so
-# that the transfer outlasts the sprays.
+# MTU) under both ends' sprays; the path is limited to 50 Mbit/s (a
+# queue long enough to lose nothing) so that the transfer outlasts them.
 N=200
-tap_check "A's path at 100 Mbit/s" netem $NS_A va rate 100mbit
+tap_check "A's path at 50 Mbit/s" netem $NS_A va rate 50mbit limit 10000
 for f in 4 6; do
 	[ $f = 4 ] && addr=$ADDR_B port=7301 fl= || addr=$ADDR6_B port=7302 fl=-6
 	snap $NS_A a
@@ -198,6 +198,7 @@ ca=$(d b ChallengeAcks $NS_B)
 tap_result $? "50 SYNs on a connection draw 1 or 2 challenge ACKs at limit 1: $ca"
 tap_check "challenge_ack_limit=1000 in B" \
 	ip netns exec $NS_B sysctl -qw net.tonic.challenge_ack_limit=1000
+sleep 1		# a new second: a new budget
 snap $NS_B b
 out=$(ip netns exec $NS_A timeout 30 $INJ rst 4 $WIRE va $ADDR_B 7301)
 wait $idle
