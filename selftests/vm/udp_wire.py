@@ -115,13 +115,25 @@ def checksum(b):
 
 
 def icmp_error(iface, port, mtu, fam, ptype=4, code=4):
-    """Answer the first Tonic packet of @ptype with an ICMP error."""
+    """Answer the first Tonic packet of @ptype with an ICMP error.
+
+    A DATA packet is quoted as the one after it: a router reports a
+    packet it dropped, which stays unacknowledged, and the sender ignores
+    an error for one already acknowledged (as TCP does); the one seen
+    here was delivered, and its ACK may be back first.
+    """
     for frame in packets(iface, lambda: False):
         p = parse(frame)
         if not p or p[0] != fam or p[3] != 17 or p[6] or len(p[4]) < 8 + HDR:
             continue
         if struct.unpack('!H', p[4][2:4])[0] != port or p[4][12] != ptype:
             continue
+        if ptype == 4:
+            ip = bytearray(p[5])
+            off = (20 if fam == 4 else 40) + 8 + 8
+            seq = struct.unpack('!I', ip[off:off + 4])[0]
+            ip[off:off + 4] = struct.pack('!I', (seq + 1) & 0xffffffff)
+            p = p[:5] + (bytes(ip),) + p[6:]
         if fam == 4:
             quoted = p[5][:20 + 8 + HDR]
             icmp = struct.pack('!BBHHH', 3, code, 0, 0, mtu) + quoted
