@@ -146,10 +146,28 @@ class Sniffer(threading.Thread):
         self.s.bind((iface, 0))
         self.s.settimeout(0.1)
         self.fam, self.wire, self.ignore = fam, wire, ignore_sport
+        self.iface = iface
         self.pkts = []
         self.lock = threading.Lock()
         self.stop = False
         self.start()
+
+    def decode(self, frame):
+        p = parse(frame)
+        if not p or p[0] != self.fam:
+            return None
+        fam, src, dst, proto, ip, off = p
+        usport = None
+        if self.wire == 'udp':
+            if proto != 17 or len(ip) < off + 8 + HDR:
+                return None
+            usport, udport = struct.unpack('!HH', ip[off:off + 4])
+            if udport != PORT or usport == self.ignore:
+                return None
+            off += 8
+        elif proto != PROTO or len(ip) < off + HDR:
+            return None
+        return Pkt(fam, src, dst, ip, off, usport)
 
     def run(self):
         while not self.stop:
@@ -157,22 +175,10 @@ class Sniffer(threading.Thread):
                 frame = self.s.recv(65535)
             except socket.timeout:
                 continue
-            p = parse(frame)
-            if not p or p[0] != self.fam:
-                continue
-            fam, src, dst, proto, ip, off = p
-            usport = None
-            if self.wire == 'udp':
-                if proto != 17 or len(ip) < off + 8 + HDR:
-                    continue
-                usport, udport = struct.unpack('!HH', ip[off:off + 4])
-                if udport != PORT or usport == self.ignore:
-                    continue
-                off += 8
-            elif proto != PROTO or len(ip) < off + HDR:
-                continue
-            with self.lock:
-                self.pkts.append(Pkt(fam, src, dst, ip, off, usport))
+            p = self.decode(frame)
+            if p:
+                with self.lock:
+                    self.pkts.append(p)
 
     def find(self, pred, timeout):
         end = time.time() + timeout
@@ -192,6 +198,27 @@ class Sniffer(threading.Thread):
             for p in reversed(self.pkts):
                 if pred(p):
                     return p
+        return None
+
+    def fresh(self, pred, timeout=2):
+        """The next packet matching @pred from a new socket: the thread
+        lags behind a fast transfer (and its sender), this does not."""
+        s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW,
+                          socket.htons(ETH_P_ALL))
+        s.bind((self.iface, 0))
+        s.settimeout(0.1)
+        end = time.time() + timeout
+        try:
+            while time.time() < end:
+                try:
+                    frame = s.recv(65535)
+                except socket.timeout:
+                    continue
+                p = self.decode(frame)
+                if p and pred(p):
+                    return p
+        finally:
+            s.close()
         return None
 
 
@@ -244,10 +271,11 @@ def spray(fam, wire, iface, dst, dport, n):
     c = max(p.len for p in sn.pkts if p.type == DATA and p.sport == lport)
 
     def peer():
-        return sn.last(lambda p: p.src == dst and p.sport == dport and
-                       p.dport == lport and p.type == ACK)
+        return sn.fresh(lambda p: p.src == dst and p.sport == dport and
+                        p.dport == lport and p.type == ACK)
 
     sent = {}
+    t0 = time.time()
     # Blind: the 4-tuple is known, the numbers are not (half the space
     # away from the window: never plausible).
     far = lambda v: (v + 0x80000000 + random.randrange(-1 << 29, 1 << 29))
@@ -290,6 +318,7 @@ def spray(fam, wire, iface, dst, dport, n):
         w.send(hdr(lport, dport, ACK, seq=a.ack, ack=a.seq + 1000))
     sent['unsent_ack'] = m
     sent['c'] = c
+    sent['secs'] = round(time.time() - t0, 2)
     out(sent)
     return 0
 
