@@ -52,6 +52,13 @@ d() {
 	echo $((now - was))
 }
 
+# stamp WHAT: a timestamp in the TAP output (where the time goes).
+T0=$(date +%s.%N)
+stamp() {
+	awk -v t="$(date +%s.%N)" -v t0="$T0" -v w="$*" \
+		'BEGIN { printf "# t=%.1f s: %s\n", t - t0, w }'
+}
+
 # wait_ready FILE: a background injector printed "ready".
 wait_ready() {
 	local i
@@ -81,6 +88,7 @@ tap_check "server listens (IPv6)" srv_start "$tmp/srv6" server -f -6 -p 7302
 tap_check "clsact on A's va" tc -n $NS_A qdisc add dev va clsact
 
 
+stamp "1."
 # 1. SYN cookies.  A flood of 2000 SYNs from ports 20480.. whose SYN-ACKs A drops (a
 # spoofed flood: nobody answers them) fills the request queue (backlog
 # 1024); a legitimate connect then completes from a cookie.
@@ -110,6 +118,7 @@ tap_check "tcp_synack_retries=1 in B" \
 tap_check "syn_retries=5 in A" ip netns exec $NS_A sysctl -qw net.tonic.syn_retries=5
 
 
+stamp "2."
 # 2. An RST answering a SYN-ACK: A's stack sends it (no socket for the
 # injected SYN); B drops the request, and the final ACK finds nothing.
 for f in 4 6; do
@@ -124,6 +133,7 @@ for f in 4 6; do
 	expect_d b $NS_B "IPv$f: counted" RstsIn=1 DropState=0
 done
 
+stamp "3."
 # 3. A blind ICMP host unreachable for a connecting socket (its seq is
 # the SYN's + 1000): ignored.  The first SYN-ACK is dropped on its way
 # to A so that the ICMP error comes first; the SYN is resent after 1 s.
@@ -144,6 +154,7 @@ wait $cpid
 tap_xfer "$(cat "$tmp/c1")" "a blind ICMP host unreachable does not abort connect(): $(tail -n 1 "$tmp/isyn")"
 expect_d a $NS_A "the ICMP error is out of window" OutOfWindowIcmps=1 ConnFailed=0
 
+stamp "4."
 # 4. Live 20 MB transfers (C = 1000, so that an over-long DATA fits the
 # MTU) under both ends' sprays; the path is limited to 30 Mbit/s (a
 # queue long enough to lose nothing) so that the transfer outlasts them,
@@ -187,6 +198,7 @@ netem_clear
 ! ip -n $NS_A route get $ADDR_B | grep -q "mtu"
 tap_result $? "IPv4: forged frag-needed left the route MTU alone: $(ip -n $NS_A route get $ADDR_B | xargs)"
 
+stamp "5."
 # 5. A connection writing 100 bytes every 0.5 s: the challenge ACK limit,
 # then an RST in the window (challenged) and one at rcv_nxt (resets).
 ip netns exec $NS_A python3 -c '
@@ -225,6 +237,7 @@ expect_d b $NS_B "an RST at rcv_nxt + 1 is challenged, one at rcv_nxt resets" \
 grep -Eq "error (ECONNRESET|EPIPE)" "$tmp/idle"
 tap_result $? "the client's connection is reset: $(tail -n 1 "$tmp/idle")"
 
+stamp "6."
 # 6. SYN cookies always (2): a connection completes from the cookie.
 tap_check "syncookies=2 in B" ip netns exec $NS_B sysctl -qw net.tonic.syncookies=2
 for f in 4 6; do
@@ -238,6 +251,7 @@ for f in 4 6; do
 done
 tap_check "syncookies=1 in B" ip netns exec $NS_B sysctl -qw net.tonic.syncookies=1
 
+stamp "end"
 srv_stop
 tap_check "no connection left" no_flows $NS_A $NS_B
 # The flood's requests hold listener 7305 until their timers drop them.
