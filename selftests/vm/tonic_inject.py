@@ -14,10 +14,12 @@ here).  Each command prints one JSON line of what it did.
       server ISN + 1); then the final ACK, which must find no request.
   tonic_inject.py spray FAM WIRE IFACE DST DPORT N
       Against the live connection to DST:DPORT (waits for its DATA): N
-      each of blind RST, ACK, DATA (seq far from the window) and SYN;
-      then 5 each of on-path classes: RST in the window but not at
-      rcv_nxt, DATA longer than C, a resend of a different length, an ACK
-      for data never sent.
+      each of blind RST, ACK, DATA (seq far from the window) and SYN.
+  tonic_inject.py onpath FAM WIRE IFACE DST DPORT
+      Against the connection to DST:DPORT whose receiver is stopped (its
+      window closed, its numbers still): 5 each of RST in the window but
+      not at rcv_nxt, DATA longer than C (1000), a resend of another
+      length, an ACK for data never sent.
   tonic_inject.py icmp FAM WIRE IFACE N
       Against the connection whose DATA arrives on IFACE: N ICMP host
       unreachable and N frag-needed / packet too big (MTU 1280), each
@@ -295,30 +297,46 @@ def spray(fam, wire, iface, dst, dport, n):
     for _ in range(n):
         w.send(hdr(lport, dport, SYN, seq=random.getrandbits(32)) + synopt())
     sent['blind_syn'] = n
-    # On-path: the peer's own numbers (its last ACK: seq = its tonic-tail,
-    # ack = its rcv_nxt); rcv_nxt only grows, so rcv_nxt - 3 is inside
-    # the window and never exact.
-    m = 5
-    a = peer()
+    sent['c'] = c
+    sent['secs'] = round(time.time() - t0, 2)
+    out(sent)
+    return 0
+
+
+def onpath(fam, wire, iface, dst, dport):
+    """On-path classes at a connection whose receiver (dst) is stopped:
+    nothing moves, so the peer's last ACK holds its numbers (seq = its
+    tonic-tail, ack = its rcv_nxt); A's window probes draw fresh ones."""
+    w = Wire(fam, wire, dst)
+    sn = Sniffer(iface, fam, wire, w.sport())
+    print('ready', flush=True)
+    a = sn.find(lambda p: p.src == dst and p.sport == dport and
+                p.type == ACK, 10)
+    d = sn.find(lambda p: p.dst == dst and p.dport == dport and
+                p.type in (DATA, PROBE), 10)
+    if not a or not d:
+        out({'error': 'no ACK or probe'})
+        return 1
+    time.sleep(0.2)
+    a = sn.last(lambda p: p.src == dst and p.sport == dport and
+                p.dport == a.dport and p.type == ACK)
+    lport, c = a.dport, 1000
+    sent, m = {}, 5
+    # rcv_nxt - 3: inside the window, not exact
     for _ in range(m):
         w.send(hdr(lport, dport, RST, seq=a.ack - 3, ack=a.seq))
     sent['inwin_rst'] = m
-    a = peer()
     for _ in range(m):
         w.send(hdr(lport, dport, DATA, seq=a.ack + 2, ack=a.seq, plen=c + 1) +
                bytes(c + 1))
     sent['long_data'] = m
-    a = peer()
     for _ in range(m):
         w.send(hdr(lport, dport, DATA, seq=a.ack - 2, ack=a.seq, plen=c - 1) +
                bytes(c - 1))
     sent['dup_len'] = m
-    a = peer()
     for _ in range(m):
         w.send(hdr(lport, dport, ACK, seq=a.ack, ack=a.seq + 1000))
     sent['unsent_ack'] = m
-    sent['c'] = c
-    sent['secs'] = round(time.time() - t0, 2)
     out(sent)
     return 0
 
@@ -431,6 +449,8 @@ if __name__ == '__main__':
         sys.exit(req_rst(a[1], a[2], a[3], a[4], int(a[5])))
     if cmd == 'spray':
         sys.exit(spray(a[1], a[2], a[3], a[4], int(a[5]), int(a[6])))
+    if cmd == 'onpath':
+        sys.exit(onpath(a[1], a[2], a[3], a[4], int(a[5])))
     if cmd == 'icmp':
         sys.exit(icmp(a[1], a[2], a[3], int(a[4])))
     if cmd == 'icmp-syn':
