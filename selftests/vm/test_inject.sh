@@ -4,14 +4,15 @@
 # Hostile packets (issue 15), from selftests/vm/tonic_inject.py: each end
 # attacked from the other's namespace with its address, blind (the ports
 # known, the numbers guessed) and on path (the numbers sniffed).
-# - A request sock accepts the RST that answers its SYN-ACK.
+# - A request sock accepts the RST that answers its SYN-ACK; unknown SYN
+#   signal bits are ignored.
 # - A blind ICMP host unreachable does not abort connect().
 # - 20 MB transfers (IPv4, IPv6) under blind RST/ACK/DATA/SYN and
-#   ICMP (unreachable, frag-needed) sprays and on-path RSTs in the window,
-#   over-long DATA, resends of another length and ACKs for unsent data:
-#   SHA-256 matches, nothing resets, and each class moves its counter
-#   exactly (DropState, ChallengeAcks, DropMalformed, OutOfWindowIcmps);
-#   the IPv4 route MTU stays.
+#   ICMP (unreachable, frag-needed) sprays, then (the receiver stopped)
+#   on-path RSTs in the window, over-long DATA, resends of another length
+#   and ACKs for unsent data: SHA-256 matches, nothing resets, and each
+#   class moves its counter exactly (DropState, ChallengeAcks,
+#   DropMalformed, OutOfWindowIcmps); the IPv4 route MTU stays.
 # - net.tonic.challenge_ack_limit bounds challenge ACKs; an RST at
 #   exactly rcv_nxt resets (after one in the window was challenged).
 # - SYN cookies: always (syncookies=2) on both families, and a 2000-SYN
@@ -20,7 +21,7 @@
 cd "$(dirname "$0")/../.." || exit 1
 . selftests/vm/lib.sh
 
-tap_plan 53
+tap_plan 55
 tmp=$(mktemp -d)
 BG=()
 cleanup() {
@@ -127,6 +128,8 @@ for f in 4 6; do
 	out=$(ip netns exec $NS_A timeout 30 $INJ req-rst $f $WIRE va $addr $port)
 	jq -e '.stack_rst and .rst_seq_ok' <<<"$out" >/dev/null
 	tap_result $? "IPv$f: a stray SYN-ACK is answered with seq = client ISN + 1, ack = ISN + 1: $out"
+	jq -e '.signals < 32' <<<"$out" >/dev/null
+	tap_result $? "IPv$f: unknown signal bits of the SYN are not taken up by the SYN-ACK"
 	jq -e '.final_ack_reset' <<<"$out" >/dev/null &&
 		[ "$(d b PassiveOpens $NS_B)" = 0 ]
 	tap_result $? "IPv$f: the request took the RST; the final ACK is reset, no child (PassiveOpens +$(d b PassiveOpens $NS_B))"

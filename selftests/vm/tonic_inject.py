@@ -9,7 +9,8 @@ Tonic checksum 0: UDP's covers it) or ip (raw protocol 253, checksummed
 here).  Each command prints one JSON line of what it did.
 
   tonic_inject.py req-rst FAM WIRE IFACE DST DPORT
-      SYN from an unused port; the SYN-ACK finds no socket here, so this
+      SYN (every signal bit set) from an unused port; the SYN-ACK (its
+      signals reported) finds no socket here, so this
       end's stack answers it with an RST (seq = client ISN + 1, ack =
       server ISN + 1); then the final ACK, which must find no request.
   tonic_inject.py spray FAM WIRE IFACE DST DPORT N
@@ -234,17 +235,19 @@ def req_rst(fam, wire, iface, dst, dport):
     time.sleep(0.2)
     port = random.randrange(30000, 32000)
     cisn = random.getrandbits(32)
-    w.send(hdr(port, dport, SYN, seq=cisn) + synopt())
+    # every signal bit set: the listener must keep only those it knows
+    w.send(hdr(port, dport, SYN, seq=cisn) + synopt(signals=0xffffffff))
     sa = sn.find(lambda p: p.type == SYNACK and p.dport == port, 3)
     if not sa:
         out({'error': 'no SYN-ACK'})
         return 1
+    signals = struct.unpack('!I', sa.ip[sa.toff + HDR + 4:sa.toff + HDR + 8])[0]
     rst = sn.find(lambda p: p.type == RST and p.sport == port and
                   p.ack == (sa.seq + 1) & 0xffffffff, 3)
     time.sleep(0.3)
     w.send(hdr(port, dport, ACK, seq=cisn + 1, ack=sa.seq + 1))
     ans = sn.find(lambda p: p.dport == port and p.type == RST, 2)
-    out({'synack': True, 'stack_rst': bool(rst),
+    out({'synack': True, 'signals': signals, 'stack_rst': bool(rst),
          'rst_seq_ok': bool(rst) and rst.seq == (cisn + 1) & 0xffffffff,
          'final_ack_reset': bool(ans)})
     return 0
