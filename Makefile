@@ -33,7 +33,7 @@ deps:
 
 # One rule runs kbuild, so parallel makes never build the module twice at once.
 TONIC_KO_DEPS := Kbuild kmod/engine/sources.mk \
-	$(wildcard kmod/*.[ch] kmod/engine/*.[ch] uapi/linux/*.h)
+	$(wildcard kmod/*.[ch] kmod/*/*.[ch] uapi/linux/*.h)
 
 module: tonic.ko
 
@@ -59,8 +59,8 @@ demo: deps
 	./scripts/vm-run.sh --timeout 900 -- ./scripts/demo.sh
 
 # VOLATILE: BPF rodata knobs must be `const volatile` for libbpf to set them.
-# MACRO_ARG_UNUSED: an expansion of an X-macro list (kmod/mib.h,
-# kmod/settings.h) takes every column and uses those it needs.
+# MACRO_ARG_UNUSED: an expansion of an X-macro list (kmod/ctl/mib.h,
+# kmod/ctl/settings.h) takes every column and uses those it needs.
 checkpatch:
 	@{ find kmod bpf uapi -name '*.[ch]' ! -name '*.mod.c' ! -name 'vmlinux.h'; echo userspace/tonic/shim.bpf.c; } | sort | \
 		xargs $(CHECKPATCH) --no-tree --quiet --terse --show-types \

@@ -4,7 +4,7 @@
  *
  * RFC 8985 (Cheng, Cardwell, Dukkipati, Jha: "The RACK-TLP Loss Detection
  * Algorithm for TCP", 2021) in Tonic's segment space.  Also built into
- * tonic.ko (kmod/builtin_rack.c compiles this file natively), so the
+ * tonic.ko (kmod/progs/builtin_rack.c compiles this file natively), so the
  * built-in and the program cannot differ.
  *
  * RACK: a segment is lost when a segment sent after it was delivered and

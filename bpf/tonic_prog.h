@@ -3,7 +3,7 @@
  * tonic_prog.h - write a Tonic protocol program once, build it two ways.
  *
  * BPF (clang -target bpf, __bpf__ defined): the hooks become struct_ops
- * programs of struct tonic_ops (kmod/bpf_ops.h), the bitmap queries become
+ * programs of struct tonic_ops (kmod/progs/bpf_ops.h), the bitmap queries become
  * the bpf_tonic_* kfuncs, parameters become const volatile rodata that a
  * loader may set before load, and TONIC_PROTO() emits the struct_ops map.
  *

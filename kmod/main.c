@@ -33,7 +33,7 @@ static int __init tonic_init(void)
 	err = tonic_hash_init();
 	if (err)
 		goto out;
-	err = tonic_proto_init();
+	err = tonic_socket_init();
 	if (err)
 		goto out_hash;
 	err = tonic_pernet_init();
@@ -66,7 +66,7 @@ out_registry:
 out_pernet:
 	tonic_pernet_exit();
 out_proto:
-	tonic_proto_exit();
+	tonic_socket_exit();
 out_hash:
 	tonic_hash_exit();
 out:
@@ -80,7 +80,7 @@ static void __exit tonic_exit(void)
 	tonic_ipv4_exit();
 	tonic_registry_exit();
 	tonic_pernet_exit();
-	tonic_proto_exit();
+	tonic_socket_exit();
 	tonic_hash_exit();
 	pr_info("tonic: unloaded\n");
 }

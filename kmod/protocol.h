@@ -38,7 +38,7 @@
 #endif
 
 /*
- * MIB counters, per netns and per CPU (kmod/mib.h lists them, with what
+ * MIB counters, per netns and per CPU (kmod/ctl/mib.h lists them, with what
  * each counts), shown in /proc/net/tonic_stat and over netlink.
  */
 enum tonic_mib_field {
@@ -463,7 +463,7 @@ static inline u64 tonic_now(void)
 	return ktime_get_ns();
 }
 
-/* hash.c */
+/* sock/hash.c */
 extern struct inet_hashinfo tonic_hashinfo;
 extern struct inet_timewait_death_row tonic_death_row;
 /**
@@ -475,7 +475,7 @@ int tonic_hash_init(void);
 /** tonic_hash_exit() - free what tonic_hash_init() allocated */
 void tonic_hash_exit(void);
 
-/* proto.c: protocol-independent socket operations */
+/* sock/socket.c: protocol-independent socket operations */
 extern struct percpu_counter tonic_sockets_allocated;
 DECLARE_PER_CPU(unsigned int, tonic_orphan_count);
 extern atomic_long_t tonic_memory_allocated;
@@ -496,13 +496,13 @@ void tonic_enter_memory_pressure(struct sock *sk);
 unsigned int tonic_orphans(void);
 
 /**
- * tonic_proto_init() - set up memory accounting shared by both families
+ * tonic_socket_init() - set up memory accounting shared by both families
  *
  * Return: 0 or a negative errno.
  */
-int tonic_proto_init(void);
-/** tonic_proto_exit() - undo tonic_proto_init() */
-void tonic_proto_exit(void);
+int tonic_socket_init(void);
+/** tonic_socket_exit() - undo tonic_socket_init() */
+void tonic_socket_exit(void);
 /**
  * tonic_init_sock() - initialise a new Tonic socket (proto.init)
  * @sk: the socket
@@ -648,9 +648,11 @@ void tonic_write_space(struct sock *sk);
  * tonic_connection_established() - finish the handshake on @sk
  * @sk: socket entering TCP_ESTABLISHED, locked
  *
- * Creates the engine flow and wakes connect()/accept() waiters.
+ * Starts the keepalive idle time, reports the flow over netlink and wakes
+ * connect() waiters.  The engine flow is created later, at the first send
+ * (tonic_flow_start() in sock/sndbuf.c), where allocation may sleep.
  *
- * Return: 0 or -ENOMEM.
+ * Return: 0.
  */
 int tonic_connection_established(struct sock *sk);
 /**
@@ -678,7 +680,7 @@ u16 tonic_pick_seg_size(const struct sock *sk, const struct dst_entry *dst,
  */
 u16 tonic_default_window(const struct sock *sk);
 
-/* input.c */
+/* sock/input.c */
 /**
  * tonic_rcv() - protocol-independent receive of one packet (backlog_rcv)
  * @sk: the socket, bh-locked or owned
@@ -698,7 +700,7 @@ void tonic_rcv_space(struct sock *sk);
  */
 void tonic_purge_ooo(struct sock *sk);
 
-/* handshake.c: negotiation and the passive open, both families */
+/* sock/handshake.c: negotiation and the passive open, both families */
 /**
  * tonic_negotiate_syn() - the wishes an active open's SYN carries
  * @sk: socket being connected, routed by @dst
@@ -798,7 +800,7 @@ struct sock *tonic_check_req(struct sock *sk, struct sk_buff *skb,
 int tonic_child_process(struct sock *parent, struct sock *child,
 			struct sk_buff *skb);
 
-/* syncookie.c: SYN cookies, both families */
+/* sock/syncookie.c: SYN cookies, both families */
 /**
  * tonic_cookie_want() - answer the SYN reaching @sk with a SYN cookie?
  * @sk: the listener
@@ -829,7 +831,7 @@ void tonic_cookie_make(struct sock *sk, struct request_sock *req,
  */
 struct sock *tonic_cookie_check(struct sock *sk, struct sk_buff *skb);
 
-/* demux.c: from the IP handler to a socket, both families */
+/* sock/demux.c: from the IP handler to a socket, both families */
 /**
  * tonic_demux() - receive one packet from IP (the families' handlers)
  * @skb: the packet, data at the Tonic header
@@ -890,7 +892,7 @@ bool tonic_err_seq_ok(struct sock *sk, u32 seq);
  */
 void tonic_err_report(struct sock *sk, int err);
 
-/* output.c */
+/* sock/output.c */
 /**
  * tonic_send_syn() - send the SYN of an active open and arm its timer
  * @sk: socket in SYN_SENT, its wishes set by tonic_negotiate_syn()
@@ -949,7 +951,7 @@ struct sk_buff *tonic_make_reset(struct sock *ctl_sk, struct sk_buff *rxskb);
  */
 u32 tonic_recv_window(const struct sock *sk);
 
-/* sndbuf.c: the send buffer and the engine glue */
+/* sock/sndbuf.c: the send buffer and the engine glue */
 /**
  * tonic_sndbuf_append() - copy user data to the tail of the send buffer
  * @sk: the socket, locked by the user
@@ -1075,7 +1077,7 @@ static inline u32 tonic_snd_nxt(const struct tonic_sock *tsk)
 	return tsk->fin_sent ? tsk->fin_seg + 1 : tsk->snd_ann;
 }
 
-/* timer.c */
+/* sock/timer.c */
 /** tonic_timer_init() - set up the per-socket hrtimer */
 void tonic_timer_init(struct sock *sk);
 /**
@@ -1102,7 +1104,7 @@ void tonic_timer_stop(struct sock *sk);
  */
 void tonic_timer_work(struct sock *sk);
 
-/* udp.c */
+/* sock/udp.c */
 /**
  * tonic_udp_net_init() - open @net's UDP tunnel sockets if encap asks
  * @net: a new namespace, its settings at their defaults
@@ -1270,7 +1272,7 @@ int tonic_ipv6_init(void);
 /** tonic_ipv6_exit() - undo tonic_ipv6_init() */
 void tonic_ipv6_exit(void);
 
-/* netlink.c: the "tonic" generic netlink family */
+/* ctl/netlink.c: the "tonic" generic netlink family */
 enum {
 	TONIC_EVENT_OPEN,		/* the flow reached ESTABLISHED */
 	TONIC_EVENT_CLOSE,		/* a synchronised flow reached CLOSE */
@@ -1281,7 +1283,7 @@ void tonic_nl_exit(void);
 void tonic_nl_event_flow(struct sock *sk, int event, int reason);
 void tonic_nl_event_prog(const char *name, bool attached);
 
-/* mib.c */
+/* ctl/mib.c */
 extern const char *const tonic_mib_names[__TONIC_MIB_MAX];
 /**
  * tonic_mib_read() - sum one counter over all CPUs
@@ -1304,7 +1306,7 @@ int tonic_mib_net_init(struct net *net);
  */
 void tonic_mib_net_exit(struct net *net);
 
-/* pernet.c */
+/* ctl/pernet.c */
 /**
  * tonic_pernet_init() - register the per-namespace state
  *
@@ -1314,7 +1316,7 @@ int tonic_pernet_init(void);
 /** tonic_pernet_exit() - unregister it (runs every namespace's exit) */
 void tonic_pernet_exit(void);
 
-/* sysctl.c */
+/* ctl/sysctl.c */
 /**
  * tonic_sysctl_net_init() - register net.tonic.* for @net
  * @net: the namespace
@@ -1329,7 +1331,7 @@ int tonic_sysctl_net_init(struct net *net);
 void tonic_sysctl_net_exit(struct net *net);
 extern long sysctl_tonic_mem[3];
 
-/* proto_registry.c, bpf_ops.c: protocols by name, BPF programs */
+/* progs/registry.c, progs/bpf_ops.c: protocols by name, BPF programs */
 struct tonic_proto_ops;
 /**
  * tonic_registry_init() - per-netns protocol selection and the BPF type
@@ -1391,7 +1393,7 @@ int tonic_proto_set_default(struct net *net, const char *name);
 int tonic_copy_proto_name(sockptr_t optval, unsigned int optlen, char *name);
 u32 tonic_proto_resolve(struct net *net, const char *name,
 			const struct tonic_proto_ops **ops, char *used);
-/* builtin_rack.c: bpf/rack.bpf.c compiled into the module */
+/* progs/builtin_rack.c: bpf/rack.bpf.c compiled into the module */
 extern const struct tonic_proto_ops tonic_prog_rack;
 extern const u32 tonic_prog_rack_signals;
 bool tonic_proto_exists(const char *name);

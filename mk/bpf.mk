@@ -6,7 +6,7 @@
 #   $(BUILD)/bpf/NAME.bpf.o       struct_ops object for `tonic prog load`
 #   $(BUILD)/progs/NAME.o         the same source, native (ASan/UBSan)
 #   $(BUILD)/progs/test_*         native tests against the userspace engine
-#   $(BUILD)/progs/tsim           a program on kmod/bpf_sim.h's network
+#   $(BUILD)/progs/tsim           a program on kmod/progs/bpf_sim.h's network
 #   $(BUILD)/tonic                CLI: tonic prog load|list|unload|default
 #
 # vmlinux.h comes from the module's split BTF on top of the kernel's.
@@ -42,10 +42,10 @@ PROGS_ENGINE_LIB := $(BUILD)/libtonic_engine_asan.a
 PROGS_ENGINE_HDRS := $(wildcard kmod/engine/*.h)
 PROGS_CFLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer -Wall -Wextra -Werror \
-	-Ikmod/engine -Ikmod -Iuapi -I$(BPF_DIR)
+	-Ikmod/engine -Ikmod -Ikmod/progs -Iuapi -I$(BPF_DIR)
 PROGS_NATIVE := $(patsubst %,$(BUILD)/progs/%.o,$(BPF_PROGS))
 
-$(BUILD)/progs/%.o: $(BPF_DIR)/%.bpf.c $(BPF_HDRS) kmod/bpf_query.h $(PROGS_ENGINE_HDRS)
+$(BUILD)/progs/%.o: $(BPF_DIR)/%.bpf.c $(BPF_HDRS) kmod/progs/bpf_query.h $(PROGS_ENGINE_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(PROGS_CFLAGS) -c $< -o $@
 
@@ -62,7 +62,7 @@ unit-build: $(PROGS_TESTS)
 TSIM := $(BUILD)/progs/tsim
 VM_TEST_TOOLS += $(TSIM)
 
-$(TSIM): selftests/progs/tsim.c kmod/bpf_sim.h $(PROGS_NATIVE) $(PROGS_ENGINE_LIB)
+$(TSIM): selftests/progs/tsim.c kmod/progs/bpf_sim.h $(PROGS_NATIVE) $(PROGS_ENGINE_LIB)
 	$(CC) $(PROGS_CFLAGS) $< $(PROGS_NATIVE) $(PROGS_ENGINE_LIB) -o $@
 
 vm-tools: $(TSIM)

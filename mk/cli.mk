@@ -9,6 +9,6 @@ TONIC_CLI_SRCS += $(CLI_NL_SRCS)
 TONIC_CLI_LIBS += $(shell pkg-config --libs libmnl 2>/dev/null || echo -lmnl)
 
 # The counter and setting names come from the module's lists.
-TONIC_CLI_INC += -iquote kmod
+TONIC_CLI_INC += -iquote kmod/ctl
 
-$(TONIC_CLI): $(CLI_NL_SRCS) uapi/linux/tonic_netlink.h kmod/mib.h kmod/settings.h
+$(TONIC_CLI): $(CLI_NL_SRCS) uapi/linux/tonic_netlink.h kmod/ctl/mib.h kmod/ctl/settings.h

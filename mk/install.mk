@@ -22,7 +22,7 @@ INST_INC := $(PREFIX)/include/linux
 INST_SRC := /usr/src/tonic-$(TONIC_VERSION)
 UAPI_HDRS := uapi/linux/tonic.h uapi/linux/tonic_netlink.h
 # What DKMS needs to build tonic.ko: Kbuild and the sources it names.
-DKMS_FILES := dkms.conf Kbuild $(wildcard kmod/*.[ch] kmod/engine/*.[ch]) \
+DKMS_FILES := dkms.conf Kbuild $(wildcard kmod/*.[ch] kmod/*/*.[ch]) \
 	kmod/engine/sources.mk $(UAPI_HDRS) bpf/rack.bpf.c bpf/tonic_prog.h
 
 install: install-module install-utils

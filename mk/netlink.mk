@@ -2,7 +2,7 @@
 #
 # The tonic generic netlink family is described by
 # Documentation/netlink/specs/tonic.yaml; the kernel's ynl-gen-c.py turns
-# it into uapi/linux/tonic_netlink.h and kmod/tonic_nl_gen.[ch], which are
+# it into uapi/linux/tonic_netlink.h and kmod/ctl/tonic_nl_gen.[ch], which are
 # committed.  After changing the spec:
 #
 #   make netlink-gen    regenerate them

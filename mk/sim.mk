@@ -24,8 +24,8 @@ SIM_ASAN_CFLAGS := -O1 -g -fsanitize=address,undefined \
 # every program that includes it; each program other than dcqcn gets its
 # own copy, renamed PROG__dcqcn_* (as each BPF object has its own rodata).
 SIM_PROG_SRCS := $(wildcard $(addprefix bpf/,$(addsuffix .bpf.c,$(BPF_PROGS))))
-SIM_PROG_INC := -Ikmod -Iuapi -Ibpf
-SIM_PROG_HDRS := $(wildcard bpf/*.h) $(wildcard kmod/bpf_query.h)
+SIM_PROG_INC := -Ikmod/progs -Iuapi -Ibpf
+SIM_PROG_HDRS := $(wildcard bpf/*.h) $(wildcard kmod/progs/bpf_query.h)
 SIM_RENAME = nm --defined-only $@ | \
 	awk '$$3 ~ /dcqcn_/ { n = $$3; sub(/dcqcn_/, "$*__dcqcn_", n); print $$3, n }' \
 	>$@.syms && { test "$*" = dcqcn || objcopy --redefine-syms=$@.syms $@; }

@@ -4,7 +4,7 @@
 # Generate the netlink code of the tonic family from its YAML spec with the
 # kernel's own generator (tools/net/ynl/ynl-gen-c.py of the 6.12 source):
 #   uapi/linux/tonic_netlink.h   uapi header (attribute and command enums)
-#   kmod/tonic_nl_gen.[ch]       policies, split ops, family, mcast groups
+#   kmod/ctl/tonic_nl_gen.[ch]       policies, split ops, family, mcast groups
 #
 #   netlink-gen.sh [OUTDIR]      write under OUTDIR (default: this tree)
 #
@@ -20,7 +20,7 @@ gen=$ksrc/tools/net/ynl/ynl-gen-c.py
 
 tree=$(mktemp -d)
 trap 'rm -rf "$tree"' EXIT
-mkdir -p "$tree/Documentation/netlink/specs" "$out/kmod" "$out/uapi/linux"
+mkdir -p "$tree/Documentation/netlink/specs" "$out/kmod/ctl" "$out/uapi/linux"
 touch "$tree/MAINTAINERS"
 cp "$ksrc"/Documentation/netlink/genetlink*.yaml "$tree/Documentation/netlink/"
 spec=$tree/Documentation/netlink/specs/tonic.yaml
@@ -31,4 +31,4 @@ export PYTHONDONTWRITEBYTECODE=1
 /usr/bin/python3 "$gen" --mode kernel --header --spec "$spec" -o "$tree/tonic_nl_gen.h"
 /usr/bin/python3 "$gen" --mode kernel --source --spec "$spec" -o "$tree/tonic_nl_gen.c"
 cp "$tree/tonic_netlink.h" "$out/uapi/linux/tonic_netlink.h"
-cp "$tree/tonic_nl_gen.h" "$tree/tonic_nl_gen.c" "$out/kmod/"
+cp "$tree/tonic_nl_gen.h" "$tree/tonic_nl_gen.c" "$out/kmod/ctl/"

@@ -371,6 +371,22 @@ static void eng_credit_check(struct tonic_engine *eng, struct tonic_flow *f,
 		tonic_heap_set(&eng->cr_timers, f, now + wait);
 }
 
+/*
+ * The flight has just outgrown RTO_low (more than rto_low_segs segments):
+ * the timeout the last hook set with the low floor would now fire on any
+ * ACK late by more than rto_low_ns, and resend a whole window.  Raise it
+ * to rto_min_ns, the floor the next hook will see, and move a running
+ * retransmission timer (not an early one) out with it.
+ */
+static void eng_rto_outgrown(struct tonic_engine *eng, struct tonic_flow *f,
+			     u64 now)
+{
+	f->rto_ns = f->rto_min_ns;
+	if ((f->flags & (TF_RTO | TF_PROBE)) == TF_RTO &&
+	    f->rto_expiry < now + f->rto_ns)
+		tonic_dd_arm_rto(eng, f, now + f->rto_ns);
+}
+
 /* Hand one address to the caller and charge it (§3.1 step 7). */
 static inline void eng_emit(struct tonic_engine *eng, struct tonic_flow *f,
 			    u32 seg, int rtx, u64 now, struct tonic_seg_desc *d)
@@ -391,6 +407,9 @@ static inline void eng_emit(struct tonic_engine *eng, struct tonic_flow *f,
 		f->flags |= TF_RESENT;
 		eng->st.segs_rtx++;
 	}
+	if (!rtx && f->next_new - f->wnd_start == f->rto_low_segs + 1U &&
+	    f->rto_ns < f->rto_min_ns)
+		eng_rto_outgrown(eng, f, now);
 	/*
 	 * tonic_dd_timer_sync() of a flow that is busy now (@seg is in
 	 * flight): arm the timer, and the periodic work with it.

@@ -18,9 +18,9 @@
  * rules are applied per step, see Documentation/engine.md.
  *
  * Context: an engine instance is not thread-safe.  The caller serialises
- * every call on one instance (in tonic.ko: one spinlock per instance, held
- * with BHs disabled).  No call sleeps; tonic_engine_create() and
- * tonic_engine_flow_add() may allocate memory.
+ * every call on one instance (in tonic.ko: one instance per socket, every
+ * call under that socket's lock).  No call sleeps; tonic_engine_create()
+ * and tonic_engine_flow_add() may allocate memory.
  */
 #ifndef _TONIC_ENGINE_H
 #define _TONIC_ENGINE_H
@@ -87,7 +87,7 @@ enum tonic_ctrl_type {
  * @TONIC_CF_DUP: @sack arrived again (a DSACK)
  *
  * Enums rather than macros (like the others of this file) so that BPF
- * programs get them from the module's BTF (kmod/bpf_ops.c emits them).
+ * programs get them from the module's BTF (kmod/progs/bpf_ops.c emits them).
  */
 enum tonic_ctrl_flag {
 	TONIC_CF_CUMACK		= 0x01,

@@ -3,9 +3,9 @@
  * Tonic receiver model: which ACK one arriving data segment produces.
  *
  * Portable C beside the engine (the sender's logic) and, like it, built
- * into tonic.ko and natively: the kernel receive path (kmod/input.c),
+ * into tonic.ko and natively: the kernel receive path (kmod/sock/input.c),
  * the simulator (userspace/sim), the debugfs simulation of
- * kmod/bpf_sim.h and the native program tests (selftests/progs/sim.h,
+ * kmod/progs/bpf_sim.h and the native program tests (selftests/progs/sim.h,
  * selftests/unit/unit.h) all decide their ACKs here, so they cannot
  * disagree.  It keeps sequence state and counters only; where the
  * payload lives (an skb ring in the kernel) is the caller's business.
@@ -232,8 +232,8 @@ void tonic_rcv_purge(struct tonic_rcv *r);
  * @sack: pass the selective ack on (false: cumulative ACKs only, RoCE)
  * @ev: room for two events: the ACK (or NACK), then a GRANT
  *
- * What the simulations of kmod/bpf_sim.h and selftests/progs do; the
- * socket layer (kmod/sndbuf.c) and the simulator add RTT samples, and
+ * What the simulations of kmod/progs/bpf_sim.h and selftests/progs do; the
+ * socket layer (kmod/sock/sndbuf.c) and the simulator add RTT samples, and
  * the socket layer DSACK, ECN echo and CNP events.  A duplicate becomes
  * a bare cumulative ACK.
  *

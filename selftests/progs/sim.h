@@ -2,7 +2,7 @@
 /*
  * A tiny deterministic network for the native protocol-program tests:
  * one flow of the userspace engine running a program from bpf/, the link
- * of kmod/bpf_sim.h (a fixed one-way delay, tonic.ko's receiver model with
+ * of kmod/progs/bpf_sim.h (a fixed one-way delay, tonic.ko's receiver model with
  * an ACK per packet and the signals the program asks for), scripted
  * losses (drop the n-th transmission of a segment), and one of two
  * receiver policies:

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tsim - run a protocol program natively on the network of kmod/bpf_sim.h.
+ * tsim - run a protocol program natively on the network of kmod/progs/bpf_sim.h.
  *
  *   tsim NAME TOTAL [roce] [SEG ...]
  *

@@ -4,7 +4,7 @@
 # The committed netlink code is what the spec generates today: regenerate
 # into a scratch directory with the kernel's ynl-gen-c.py and compare, so
 # Documentation/netlink/specs/tonic.yaml, uapi/linux/tonic_netlink.h and
-# kmod/tonic_nl_gen.[ch] cannot drift apart.  Also checks that the spec is
+# kmod/ctl/tonic_nl_gen.[ch] cannot drift apart.  Also checks that the spec is
 # valid for the kernel's ynl library (the ynl CLI can load it).
 cd "$(dirname "$0")/../.." || exit 1
 . selftests/vm/lib.sh
@@ -14,7 +14,7 @@ tap_plan 5
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 tap_check "spec generates" scripts/netlink-gen.sh "$tmp"
-for f in uapi/linux/tonic_netlink.h kmod/tonic_nl_gen.h kmod/tonic_nl_gen.c; do
+for f in uapi/linux/tonic_netlink.h kmod/ctl/tonic_nl_gen.h kmod/ctl/tonic_nl_gen.c; do
 	tap_check "$f matches the spec" diff -u "$f" "$tmp/$f"
 done
 # The ynl library validates against the genetlink-legacy schema and builds

@@ -274,6 +274,31 @@ static void rto_low_small_flight(void)
 	}
 }
 
+/*
+ * The floor follows the flight: a timeout set while two segments were in
+ * flight (rto_low applies) must not survive into a refilled window, or an
+ * ACK late by more than rto_low would time out and resend all of it.
+ */
+static void rto_low_outgrown(void)
+{
+	struct tonic_engine *e = mk_low(2, 10, 3);
+	u64 t;
+
+	simulate(e, 2, true);		/* flight 2: rto_low applies */
+	CHECK_EQ(run.r.m.rcv_nxt, 2);
+	CHECK(fstats(e, ID).rto_ns < RTO_NS);
+	t = run.end_t;
+	tonic_engine_announce(e, ID, 20, 0);
+	CHECK(tonic_engine_tx(e, t, out, 1024) > 3);
+	CHECK_EQ(fstats(e, ID).rto_ns, RTO_NS);
+	/* the old deadline may still wake the engine, but times nothing out */
+	tonic_engine_timers(e, tonic_engine_next_timer(e));
+	CHECK_EQ(fstats(e, ID).timeouts, 0);
+	CHECK_EQ(tonic_engine_next_timer(e), t + RTO_NS);
+	CHECK_EQ(fstats(e, ID).violations, 0);
+	tonic_engine_destroy(e);
+}
+
 /* dupacks for @n segments above a hole at @cum, SACKing @from onwards */
 static void dupacks(struct tonic_engine *e, u32 cum, u32 from, u32 n, u64 t)
 {
@@ -356,7 +381,7 @@ static void lost_retransmission_resent(void)
 
 int main(void)
 {
-	tap_plan(10);
+	tap_plan(11);
 	TAP_RUN(two_losses_fast_recovery);
 	TAP_RUN(window_after_recovery);
 	TAP_RUN(tail_loss_timeout);
@@ -364,6 +389,7 @@ int main(void)
 	TAP_RUN(timeout_go_back_n);
 	TAP_RUN(rto_estimation_and_backoff);
 	TAP_RUN(rto_low_small_flight);
+	TAP_RUN(rto_low_outgrown);
 	TAP_RUN(spurious_fast_retransmit_undone);
 	TAP_RUN(early_retransmit_small_flight);
 	TAP_RUN(lost_retransmission_resent);

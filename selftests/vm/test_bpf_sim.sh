@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Attached BPF programs run inside tonic.ko exactly as their native builds
-# do: the same scripted-loss scenario on kmod/bpf_sim.h's network gives
+# do: the same scripted-loss scenario on kmod/progs/bpf_sim.h's network gives
 # the same line from debugfs tonic_bpf_sim (engine in the kernel, program
 # through struct_ops and kfuncs) as from build/progs/tsim (userspace).
 # Then the lifecycle rules on a live flow: replacing its program (bpf_link

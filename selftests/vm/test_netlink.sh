@@ -22,7 +22,7 @@ cleanup() {
 }
 
 # Counters in the spec's stats set: the MIB counters and active-flows
-N_STATS=$(($(grep -c '^TONIC_MIB(' kmod/mib.h) + 1))
+N_STATS=$(($(grep -c '^TONIC_MIB(' kmod/ctl/mib.h) + 1))
 
 tap_plan 26
 OUT=$(mktemp -d)

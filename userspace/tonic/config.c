@@ -10,7 +10,7 @@
 
 #include "nl.h"
 
-/* The settings of kmod/settings.h, by their sysctl names. */
+/* The settings of kmod/ctl/settings.h, by their sysctl names. */
 static const char *const config_names[TONIC_A_CONFIG_MAX + 1] = {
 #define TONIC_SETTING(name, attr, def, min, max) [TONIC_A_CONFIG_##attr] = #name,
 #include "settings.h"
@@ -25,7 +25,7 @@ enum {
 	CONFIG_COUNT
 };
 _Static_assert((int)TONIC_A_CONFIG_MAX == (int)CONFIG_COUNT,
-	       "kmod/settings.h and the netlink spec disagree");
+	       "kmod/ctl/settings.h and the netlink spec disagree");
 
 /* Print a config message (also used by monitor). */
 void config_print(const struct nlattr **tb)

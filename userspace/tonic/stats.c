@@ -2,7 +2,7 @@
 /*
  * tonic stats: the counters of this network namespace (stats-get).
  * One name table serves text and JSON, in the spec's order; the
- * counters come from the module's list (kmod/mib.h).
+ * counters come from the module's list (kmod/ctl/mib.h).
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -10,7 +10,7 @@
 
 #include "nl.h"
 
-/* The counters of kmod/mib.h, keyed by their ID in lower case. */
+/* The counters of kmod/ctl/mib.h, keyed by their ID in lower case. */
 static const char *const stats_ids[TONIC_A_STATS_MAX + 1] = {
 #define TONIC_MIB(id, name) [TONIC_A_STATS_##id] = #id,
 #include "mib.h"

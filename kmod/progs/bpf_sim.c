@@ -4,7 +4,7 @@
  *
  * With the module parameter bpf_sim=1, /sys/kernel/debug/tonic_bpf_sim
  * (root only) drives one flow of the engine inside tonic.ko through the
- * deterministic network of kmod/bpf_sim.h, with the protocol looked up by
+ * deterministic network of kmod/progs/bpf_sim.h, with the protocol looked up by
  * name exactly as a socket's would be.  The VM selftests use it to check
  * that attached BPF programs behave as their native builds do and that
  * live flows survive a replacement or a detach of their program, without

@@ -15,7 +15,7 @@
  * namespace (GENL_UNS_ADMIN_PERM from the spec).  The family runs with
  * parallel_ops, so handlers take their own locks: socket locks for flows,
  * tonic_nl_mutex for settings and the default program.  Programs and
- * the namespace default come from the registry (proto_registry.c).
+ * the namespace default come from the registry (kmod/progs/registry.c).
  */
 #include <linux/cred.h>
 #include <linux/module.h>
@@ -49,7 +49,7 @@ static DEFINE_MUTEX(tonic_nl_mutex);
 
 /* ---- stats ---- */
 
-/* Netlink attribute of each MIB counter (kmod/mib.h); 0 = not exported. */
+/* Netlink attribute of each MIB counter (kmod/ctl/mib.h); 0 = not exported. */
 static const u8 nl_mib_attr[__TONIC_MIB_MAX] = {
 #define TONIC_MIB(id, name)	\
 	[TONIC_MIB_##id] = TONIC_A_STATS_##id,
@@ -772,7 +772,7 @@ static const size_t nl_config_off[TONIC_A_CONFIG_MAX + 1] = {
 #undef TONIC_SETTING
 };
 
-/* Every config attribute of the spec is a line of kmod/settings.h. */
+/* Every config attribute of the spec is a line of kmod/ctl/settings.h. */
 enum {
 #define TONIC_SETTING(name, attr, def, min, max) NL_CONFIG_##attr,
 #include "settings.h"

@@ -8,4 +8,4 @@
  * built-in and the loadable program are one source and cannot differ.
  * It exports tonic_prog_rack and tonic_prog_rack_signals.
  */
-#include "../bpf/rack.bpf.c"
+#include "../../bpf/rack.bpf.c"

@@ -3,8 +3,8 @@
  * Tonic: protocols by name, like TCP congestion control (tcp_cong.c).
  *
  * The built-ins are always there: "newreno" (kmod/engine/newreno.c) and
- * "rack" (bpf/rack.bpf.c compiled in, kmod/builtin_rack.c); BPF programs
- * (kmod/bpf_ops.c) come and go.  Per network namespace:
+ * "rack" (bpf/rack.bpf.c compiled in, kmod/progs/builtin_rack.c); BPF programs
+ * (kmod/progs/bpf_ops.c) come and go.  Per network namespace:
  *
  *   net.tonic.default_protocol    used by sockets that chose none
  *   net.tonic.allowed_protocols   names unprivileged sockets may choose

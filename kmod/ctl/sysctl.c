@@ -2,7 +2,7 @@
 /*
  * Tonic for Linux: net.tonic.* sysctls.
  *
- * The settings and their limits are the lines of kmod/settings.h, which
+ * The settings and their limits are the lines of kmod/ctl/settings.h, which
  * netlink's config attributes share.
  *
  * Every entry is per namespace: the table is duplicated for each netns

@@ -3,14 +3,14 @@
  * Tonic: protocol programs as BPF struct_ops (struct tonic_ops).
  *
  * Registration follows net/ipv4/bpf_tcp_ca.c; the contract of each op is
- * in kmod/bpf_ops.h.  What this file adds:
+ * in kmod/progs/bpf_ops.h.  What this file adds:
  *
  * - The verifier rules.  Reads of the context are free; writes go through
  *   tonic_bpf_btf_struct_access(), which allows only struct
  *   tonic_flow_ctx.out and struct tonic_user, and names the field it
  *   refuses.
  * - kfuncs for the read-only bitmap queries and for marking a range for
- *   retransmission (kmod/bpf_query.h).  They take a trusted struct
+ *   retransmission (kmod/progs/bpf_query.h).  They take a trusted struct
  *   tonic_flow_ctx and a filter refuses them to other struct_ops types.
  * - Slots.  The engine calls a struct tonic_proto_ops whose hooks get no
  *   pointer to the protocol, so each of TONIC_BPF_SLOTS static slots has

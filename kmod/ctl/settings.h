@@ -6,9 +6,9 @@
  * expands, where this file is included with TONIC_SETTING() defined, to:
  *
  * - the int @name of struct tonic_net (kmod/protocol.h), set to @default
- *   in a new namespace (kmod/pernet.c);
- * - the sysctl net.tonic.@name, which accepts @min..@max (kmod/sysctl.c);
- * - the netlink config attribute TONIC_A_CONFIG_<ATTR> (kmod/netlink.c),
+ *   in a new namespace (kmod/ctl/pernet.c);
+ * - the sysctl net.tonic.@name, which accepts @min..@max (kmod/ctl/sysctl.c);
+ * - the netlink config attribute TONIC_A_CONFIG_<ATTR> (kmod/ctl/netlink.c),
  *   whose `checks:` in Documentation/netlink/specs/tonic.yaml must say
  *   the same @min and @max: selftests/unit/test_settings.sh compares them,
  *   and the build fails when the spec has another number of settings;

@@ -4,8 +4,8 @@
  * protocols by name.
  *
  * A protocol program (bpf/ *.bpf.c, Documentation/programs.md) fills in a
- * struct tonic_ops.  kmod/bpf_ops.c adapts each attached one into a
- * struct tonic_proto_ops for the engine; kmod/proto_registry.c maps names
+ * struct tonic_ops.  kmod/progs/bpf_ops.c adapts each attached one into a
+ * struct tonic_proto_ops for the engine; kmod/progs/registry.c maps names
  * to them for setsockopt(SOL_TONIC, TONIC_PROTOCOL) and the per-netns
  * default.
  */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Tonic: a deterministic one-flow network for running protocol programs
- * without sockets, portable between tonic.ko (kmod/bpf_sim.c, a debugfs
+ * without sockets, portable between tonic.ko (kmod/progs/bpf_sim.c, a debugfs
  * file for the VM selftests) and userspace (build/progs/tsim).  Both run
  * the same engine and the same program source, so for one scenario they
  * must print the same result: that is what the VM test compares.

@@ -13,7 +13,7 @@
 
 unsigned int tonic_net_id __read_mostly;
 
-/* The defaults of kmod/settings.h. */
+/* The defaults of kmod/ctl/settings.h. */
 static void tonic_net_defaults(struct tonic_net *tn)
 {
 	const struct {

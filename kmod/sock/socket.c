@@ -51,7 +51,7 @@ unsigned int tonic_orphans(void)
 	return n;
 }
 
-int tonic_proto_init(void)
+int tonic_socket_init(void)
 {
 	unsigned long limit;
 
@@ -63,7 +63,7 @@ int tonic_proto_init(void)
 	return percpu_counter_init(&tonic_sockets_allocated, 0, GFP_KERNEL);
 }
 
-void tonic_proto_exit(void)
+void tonic_socket_exit(void)
 {
 	percpu_counter_destroy(&tonic_sockets_allocated);
 }

@@ -2,10 +2,10 @@
 /*
  * Tonic: the per-flow state area of a protocol program.
  *
- * Portable C, shared by the struct_ops type (kmod/bpf_ops.h) and the
+ * Portable C, shared by the struct_ops type (kmod/progs/bpf_ops.h) and the
  * native build of the programs in bpf/ (bpf/tonic_prog.h).  The BPF
  * build gets both from the module's BTF (vmlinux.h): the enum is an enum,
- * not a macro, for that reason, and kmod/bpf_ops.c makes sure it is
+ * not a macro, for that reason, and kmod/progs/bpf_ops.c makes sure it is
  * emitted.
  */
 #ifndef _TONIC_BPF_USER_H

@@ -3,7 +3,7 @@
  * Tonic: the one output helper protocol programs share.
  *
  * Portable C over the engine's struct tonic_flow_ctx, used by the
- * bpf_tonic_mark_rtx() kfunc (kmod/bpf_ops.c) and by the native build of
+ * bpf_tonic_mark_rtx() kfunc (kmod/progs/bpf_ops.c) and by the native build of
  * the programs in bpf/ (bpf/tonic_prog.h), so both behave the same.  The
  * read-only queries are the engine's tonic_ctx_*() (kmod/engine/ctx.c).
  */

@@ -6,9 +6,9 @@
  * included with TONIC_MIB() defined, to:
  *
  * - the counter TONIC_MIB_<ID> of enum tonic_mib_field (kmod/protocol.h);
- * - its "<Name> <value>" line of /proc/net/tonic_stat (kmod/mib.c);
+ * - its "<Name> <value>" line of /proc/net/tonic_stat (kmod/ctl/mib.c);
  * - its netlink attribute TONIC_A_STATS_<ID> of the stats attribute set
- *   (kmod/netlink.c): add the attribute, lower case and with dashes, to
+ *   (kmod/ctl/netlink.c): add the attribute, lower case and with dashes, to
  *   Documentation/netlink/specs/tonic.yaml and run `make netlink-gen`
  *   (the build fails while the two disagree);
  * - its key in `tonic stats`: ID in lower case (userspace/tonic/stats.c).
