@@ -51,6 +51,7 @@ HDR = 28
 PORT = 6253
 PROTO = 253
 SYN, SYNACK, ACK, DATA, FIN, RST, PROBE = range(1, 8)
+IP_MTU_DISCOVER, IP_PMTUDISC_OMIT = 10, 5	# <linux/in.h>
 
 
 def hdr(sport, dport, typ, seq=0, ack=0, plen=0, flags=0, sack=0, wnd=16,
@@ -88,6 +89,11 @@ class Wire:
                 # The kernel fills in the checksum at offset 22.
                 self.s.setsockopt(socket.IPPROTO_IPV6, 7, 22)
             else:
+                # An ICMP error for protocol 253 reaches every raw socket
+                # of it, and raw_err() would lower the route's MTU for
+                # a forged frag-needed: this socket takes no part.
+                self.s.setsockopt(socket.IPPROTO_IP, IP_MTU_DISCOVER,
+                                  IP_PMTUDISC_OMIT)
                 probe = socket.socket(self.fam, socket.SOCK_DGRAM)
                 probe.connect((dst, 9))
                 self.src = probe.getsockname()[0]
