@@ -32,6 +32,7 @@
 
 #include "wire.h"
 #include "receiver.h"
+#include "pkt.h"
 
 #if !IS_ENABLED(CONFIG_IP_DCCP)
 #error "tonic needs CONFIG_IP_DCCP: tcp_or_dccp_get_hashinfo() ignores private hash tables without it"

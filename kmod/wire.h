@@ -7,11 +7,17 @@
  * first so that the 8 transport bytes an ICMP error quotes identify the
  * connection.  Sequence numbers count segments, not bytes: data segment i
  * of a connection (counted from 0) travels as seq = ISN + 1 + i.
+ *
+ * Portable: the receive parser (engine/pkt.c) reads it natively too, so
+ * only the skb accessor is kernel-only.
  */
 #ifndef _TONIC_WIRE_H
 #define _TONIC_WIRE_H
 
 #include <linux/types.h>
+#ifdef __KERNEL__
+#include <linux/skbuff.h>
+#endif
 
 enum tonic_pkt_type {
 	TONIC_PKT_SYN = 1,	/* seq = ISN; synopt follows */
@@ -60,9 +66,11 @@ struct tonic_synopt {
 /* room for the Tonic SYN header, UDP (8) and the layers below */
 #define MAX_TONIC_HEADER	(TONIC_SYN_LEN + 8 + MAX_HEADER)
 
+#ifdef __KERNEL__
 static inline struct tonichdr *tonic_hdr(const struct sk_buff *skb)
 {
 	return (struct tonichdr *)skb_transport_header(skb);
 }
+#endif
 
 #endif /* _TONIC_WIRE_H */

@@ -78,5 +78,9 @@ print-dkms-files:
 compat:
 	./scripts/compat.sh
 
+# The same, then the socket selftests in the VM booted on the newest kernel.
+compat-boot: all
+	./scripts/compat.sh --boot
+
 UNIT_TESTS += selftests/unit/test_install.sh selftests/unit/test_deb.sh
-.PHONY: print-kver print-dkms-files compat
+.PHONY: print-kver print-dkms-files compat compat-boot

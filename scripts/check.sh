@@ -58,7 +58,7 @@ done
 
 vm_limit=${TONIC_VM_TIMEOUT:-3000}
 if scripts/vm-run.sh --timeout "$vm_limit" -- \
-		env TONIC_SOAK="${TONIC_SOAK:-}" \
+		env TONIC_SOAK="${TONIC_SOAK:-}" TONIC_KO="${TONIC_KO:-./tonic.ko}" \
 		TONIC_TEST_TIMEOUT="${TONIC_TEST_TIMEOUT:-900}" \
 		scripts/vm-tests.sh "$results/vm" "${vm_tests[@]}" \
 		"${raw_tests[@]}"; then

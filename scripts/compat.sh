@@ -8,7 +8,16 @@
 # in its kernel image, which the tests would then boot.  Each build runs
 # in a scratch copy of the module's sources, so the tree's tonic.ko stays
 # the tested one.
+#
+#   compat.sh [--boot]
+#
+# --boot (make compat-boot) then boots the newest kernel in the test VM
+# and runs the socket selftests on it with the tonic.ko built for it: its
+# image package is downloaded and unpacked under build/compat as well (the
+# VM mounts its modules over /lib/modules), never installed.
 set -u
+boot=
+[ "${1:-}" = --boot ] && boot=1
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo" || exit 1
 
@@ -48,6 +57,7 @@ for kdir in "${kdirs[@]}"; do
 	if make -C "$kdir" M="$tmp" W=1 modules >"$tmp/build.log" 2>&1 &&
 	   ! grep -q 'warning:' "$tmp/build.log"; then
 		echo "compat: $name: ok"
+		[ "$name" != "$kver" ] || cp "$tmp/tonic.ko" "$root/tonic.ko"
 	else
 		echo "compat: $name: FAILED"
 		grep -E 'error|warning' "$tmp/build.log" | head -n 20
@@ -55,4 +65,26 @@ for kdir in "${kdirs[@]}"; do
 	fi
 	rm -rf "$tmp"
 done
-exit $rc
+[ -n "$boot" ] && [ $rc -eq 0 ] || exit $rc
+
+# --boot: the newest kernel's image and modules, then the socket tests.
+[ -n "$newest" ] && [ -f "$root/tonic.ko" ] || {
+	echo "compat: no newer kernel than the installed one to boot" >&2
+	exit 0
+}
+img=$root/image
+if [ ! -f "$img/boot/vmlinuz-$kver" ]; then
+	mkdir -p "$root/debs"
+	(cd "$root/debs" && apt-get download -qq "linux-image-$kver-unsigned" 2>/dev/null) || {
+		echo "compat: cannot download the image of $kver" >&2
+		exit 1
+	}
+	dpkg-deb -x "$root"/debs/linux-image-"$kver"-unsigned_*.deb "$img"
+	depmod -b "$img" "$kver"
+fi
+rel=${root#"$repo"/}
+socket_tests=$(ls selftests/vm/test_sock_*.sh selftests/vm/test_udp_encap.sh \
+	selftests/vm/test_module.sh selftests/vm/test_netlink*.sh)
+TONIC_VM_KERNEL=$img/boot/vmlinuz-$kver TONIC_VM_MODROOT=$img \
+	TONIC_KO=./$rel/tonic.ko TONIC_VM_TESTS="$socket_tests" TONIC_VM_RAW_TESTS= \
+	./scripts/check.sh

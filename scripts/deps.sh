@@ -15,7 +15,7 @@ BACKPORTS_LIST=/etc/apt/sources.list.d/tonic-backports.sources
 BACKPORTS_SRC_LIST=/etc/apt/sources.list.d/tonic-backports-src.sources
 QEMU_PLUGIN_H=/usr/local/include/qemu-plugin.h
 
-BOOKWORM_PKGS="busybox-static pahole clang llvm gcc make libc6-dev cpio xz-utils
+BOOKWORM_PKGS="busybox-static pahole clang llvm libclang-rt-14-dev gcc make libc6-dev cpio xz-utils
 zstd kmod iproute2 bc iputils-ping netcat-openbsd iperf3 python3 jq curl
 libmnl-dev pkg-config gnuplot-nox ethtool procps python3-yaml python3-jsonschema
 libglib2.0-dev dkms debhelper dh-dkms"

@@ -18,11 +18,15 @@ mount -t tracefs tracefs /sys/kernel/tracing
 mount -t cgroup2 cgroup2 /sys/fs/cgroup
 
 run=
+modroot=
 for arg in $(cat /proc/cmdline); do
 	case $arg in
 	tonic.run=*) run=${arg#tonic.run=} ;;
+	tonic.modroot=*) modroot=${arg#tonic.modroot=} ;;
 	esac
 done
+# A kernel that is not installed: its modules in place of the host's.
+[ -z "$modroot" ] || mount --bind "$modroot/lib/modules" /lib/modules
 # ip netns keeps its handles here.
 mkdir -p /run/netns
 ip link set lo up

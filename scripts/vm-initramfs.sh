@@ -2,14 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Build the tiny busybox initramfs the test VM boots into.
-# Usage: vm-initramfs.sh KVER OUTPUT
+# Usage: vm-initramfs.sh KVER OUTPUT [MODROOT]
+# (KVER's modules are under MODROOT/lib/modules, by default /lib/modules.)
 # The initramfs only loads 9p, mounts the host's root (read-only) and the
 # work tree (read-write), then hands over to vm-guest-init.sh in the tree.
 set -euo pipefail
 
 kver=$1
 out=$2
-moddir=/lib/modules/$kver
+moddir=${3:-}/lib/modules/$kver
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -38,14 +38,17 @@ case $repo in
 *[[:space:]]*) echo "vm-run: the work tree path must not contain spaces" >&2; exit 2 ;;
 esac
 
-kernel=$(ls /boot/vmlinuz-6.12.* 2>/dev/null | sort -V | tail -n 1)
+# TONIC_VM_KERNEL boots another kernel than the installed one, with its
+# modules under TONIC_VM_MODROOT/lib/modules (scripts/compat.sh --boot).
+kernel=${TONIC_VM_KERNEL:-$(ls /boot/vmlinuz-6.12.* 2>/dev/null | sort -V | tail -n 1)}
 [ -n "$kernel" ] || { echo "vm-run: no /boot/vmlinuz-6.12.*; run make deps" >&2; exit 2; }
-kver=${kernel#/boot/vmlinuz-}
+kver=${kernel##*/vmlinuz-}
+modroot=${TONIC_VM_MODROOT:-}
 
 mkdir -p "$repo/build/vm"
 initrd=$repo/build/vm/initramfs-$kver.cpio.gz
 if [ ! -f "$initrd" ] || [ "$repo/scripts/vm-initramfs.sh" -nt "$initrd" ]; then
-	"$repo/scripts/vm-initramfs.sh" "$kver" "$initrd"
+	"$repo/scripts/vm-initramfs.sh" "$kver" "$initrd" "$modroot"
 fi
 
 # One directory per run, so that several runs can share the tree.
@@ -66,7 +69,7 @@ timeout --foreground -k 10 "$timeout_s" \
 	-kernel "$kernel" -initrd "$initrd" \
 	-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
 	-virtfs local,path="$repo",mount_tag=worktree,security_model=none,multidevs=remap \
-	-append "console=ttyS0 panic=-1 quiet loglevel=1 tonic.repo=$repo tonic.run=$rel" \
+	-append "console=ttyS0 panic=-1 quiet loglevel=1 tonic.repo=$repo tonic.run=$rel${modroot:+ tonic.modroot=$modroot}" \
 	${qemu_extra[@]+"${qemu_extra[@]}"} </dev/null 2>&1 | stdbuf -oL tr -d '\r' | tee "$console"
 qemu_rc=${PIPESTATUS[0]}
 set -e

@@ -60,22 +60,24 @@ static u32 dd_advance(struct tonic_flow *f, u32 cum)
 u32 tonic_dd_stage1(struct tonic_engine *eng, struct tonic_flow *f,
 		    const struct tonic_ctrl_desc *ev)
 {
-	u32 newly = 0;
+	u32 newly = 0, sent = f->ring_cnt ? tonic_dd_sent_end(f) : f->next_new;
 
 	if ((ev->flags & TONIC_CF_CUMACK) &&
 	    tonic_seq_after(ev->cumack, f->wnd_start)) {
 		u32 cum = ev->cumack;
 
-		if (tonic_seq_after(cum, f->next_new)) {
+		if (tonic_seq_after(cum, sent)) {
 			/* acks data never sent: a confused or lying peer */
 			eng->st.ctrl_bad++;
-			cum = f->next_new;
+			cum = sent;
 		}
-		newly += dd_advance(f, cum);
+		if (tonic_seq_after(cum, f->wnd_start))
+			newly += dd_advance(f, cum);
 	}
+	/* Nor can a segment still queued for credit have arrived. */
 	if ((ev->flags & TONIC_CF_SACK) &&
 	    !tonic_seq_before(ev->sack, f->wnd_start) &&
-	    tonic_seq_before(ev->sack, f->next_new)) {
+	    tonic_seq_before(ev->sack, sent)) {
 		u32 i = ev->sack & (f->k - 1);
 
 		if (!tb_test(f->acked, i)) {

@@ -278,6 +278,28 @@ static inline int tonic_dd_next_seg(struct tonic_flow *f, u32 *seg)
 	return -1;
 }
 
+/**
+ * tonic_dd_sent_end() - one past the last segment actually emitted
+ * @f: flow
+ *
+ * next_new counts segments generation took, and a rate or grant flow
+ * may hold new ones in its ring waiting for credit: those were never
+ * sent, and no receiver can have acknowledged them.  New segments enter
+ * the ring in order and leave it in order, so they are its last
+ * non-retransmission entries.
+ */
+static inline u32 tonic_dd_sent_end(const struct tonic_flow *f)
+{
+	u32 i, queued = 0, slot = f->ring_head;
+
+	for (i = 0; i < f->ring_cnt; i++) {
+		queued += !(f->ring_rtx & (1U << slot));
+		if (++slot == f->ring_size)
+			slot = 0;
+	}
+	return f->next_new - queued;
+}
+
 /*
  * Make sure the rtx/periodic heap fires no later than @key.  dd_key
  * mirrors the flow's heap entry, so the common case (the entry already

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# The transport-logic engine and the receiver model: files built into tonic.ko (by the top-level
+# The transport-logic engine, the receiver model and the receive parser: files built into tonic.ko (by the top-level
 # Kbuild) and into build/libtonic_engine.a (by mk/engine.mk).
 ENGINE_SRCS := engine.c flowtable.c sched.c delivery.c ctx.c credit.c newreno.c \
-	receiver.c
+	receiver.c pkt.c

@@ -32,6 +32,7 @@
 #include <linux/prefetch.h>
 #include <linux/limits.h>
 #include <linux/log2.h>
+#include <asm/byteorder.h>
 
 #define tenv_zalloc(sz)		kzalloc((sz), GFP_ATOMIC)
 #define tenv_free(p)		kfree(p)
@@ -65,6 +66,10 @@ static inline u64 tenv_div64(u64 a, u64 b)
 
 #define tenv_prefetch(p)	prefetch(p)
 
+/* Wire fields (big endian) to host order. */
+#define tenv_be16(x)		be16_to_cpu(x)
+#define tenv_be32(x)		be32_to_cpu(x)
+
 #else /* !__KERNEL__ */
 
 #include <stdint.h>
@@ -74,6 +79,7 @@ static inline u64 tenv_div64(u64 a, u64 b)
 #include <string.h>
 #include <stdio.h>
 #include <errno.h>
+#include <endian.h>
 
 typedef uint8_t u8;
 typedef uint16_t u16;
@@ -175,6 +181,9 @@ static inline u64 tenv_div64(u64 a, u64 b)
 }
 
 #define tenv_prefetch(p)	__builtin_prefetch(p)
+
+#define tenv_be16(x)		be16toh(x)
+#define tenv_be32(x)		be32toh(x)
 
 #endif /* __KERNEL__ */
 

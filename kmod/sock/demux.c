@@ -21,28 +21,15 @@
 
 bool tonic_hdr_bad(struct sk_buff *skb)
 {
-	const struct tonichdr *th;
-	unsigned int hlen, len;
+	u32 hlen;
 
 	if (!pskb_may_pull(skb, TONIC_HDR_LEN))
 		return true;
-	th = tonic_hdr(skb);
-	if (!th->type || th->type >= __TONIC_PKT_MAX)
+	hlen = tonic_pkt_hdr_len(tonic_hdr(skb)->type);
+	if (!hlen || !pskb_may_pull(skb, hlen))
 		return true;
-	hlen = TONIC_HDR_LEN;
-	if (th->type == TONIC_PKT_SYN || th->type == TONIC_PKT_SYNACK)
-		hlen = TONIC_SYN_LEN;
-	if (!pskb_may_pull(skb, hlen))
-		return true;
-	th = tonic_hdr(skb);
-	len = ntohs(th->len);
-	if (skb->len != hlen + len)
-		return true;
-	if ((th->type == TONIC_PKT_DATA) != (len != 0))
-		return true;
-	if (!th->source || !th->dest)
-		return true;
-	return false;
+	/* The byte-level checks are portable (engine/pkt.c, fuzzed). */
+	return tonic_pkt_check(tonic_hdr(skb), skb->len) != TONIC_PKT_OK;
 }
 
 /* __sk_receive_skb() without its rcvbuf check: the receive window and

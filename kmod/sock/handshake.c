@@ -46,13 +46,16 @@ static void tonic_negotiate_req(const struct sock *sk,
 				const struct dst_entry *dst)
 {
 	const struct tonic_sock *tsk = tonic_sk(sk);
-	int wanted = ntohs(opt->seg_size);
+	struct tonic_syn_view v;
+	int wanted;
 
-	treq->window = min_t(u16, ntohs(opt->window), tonic_default_window(sk));
+	tonic_syn_parse(opt, &v);
+	wanted = v.seg_size;
+	treq->window = min_t(u16, v.window, tonic_default_window(sk));
 	treq->window = rounddown_pow_of_two(clamp_t(u16, treq->window, 1,
 						    TONIC_MAX_WINDOW));
 	/* The client's needs and ours: both ends receive and send. */
-	treq->signals = (ntohl(opt->signals) & TONIC_SIGNALS_KNOWN) |
+	treq->signals = (v.signals & TONIC_SIGNALS_KNOWN) |
 			tonic_proto_resolve(sock_net(sk), tsk->proto_name,
 					    &treq->proto_ops, treq->proto_used);
 	if (tsk->user_seg_size)
@@ -63,16 +66,15 @@ static void tonic_negotiate_req(const struct sock *sk,
 int tonic_negotiate_synack(struct sock *sk, const struct tonic_synopt *opt)
 {
 	struct tonic_sock *tsk = tonic_sk(sk);
-	u16 seg = ntohs(opt->seg_size);
-	u16 win = ntohs(opt->window);
+	struct tonic_syn_view v;
 
-	if (seg < TONIC_MIN_SEGMENT || !win)
+	tonic_syn_parse(opt, &v);
+	if (!tonic_syn_usable(&v))
 		return -EINVAL;
-	tsk->seg_size = min(tsk->seg_size, seg);
-	tsk->window = rounddown_pow_of_two(min_t(u16, tsk->window, win));
+	tsk->seg_size = min(tsk->seg_size, v.seg_size);
+	tsk->window = rounddown_pow_of_two(min_t(u16, tsk->window, v.window));
 	/* The listener answers with the union of both ends' needs. */
-	tsk->signals |= (ntohl(opt->signals) & TONIC_SIGNALS_KNOWN) |
-			TONIC_SIG_ACK;
+	tsk->signals |= (v.signals & TONIC_SIGNALS_KNOWN) | TONIC_SIG_ACK;
 	return 0;
 }
 
@@ -82,10 +84,9 @@ int tonic_conn_request(struct sock *sk, struct sk_buff *skb)
 	const struct tonichdr *th = tonic_hdr(skb);
 	struct tonic_request_sock *treq;
 	struct inet_request_sock *ireq;
+	bool cookie = tonic_cookie_want(sk);
 	struct request_sock *req;
 	struct dst_entry *dst;
-
-	bool cookie = tonic_cookie_want(sk);
 
 	if ((!cookie && inet_csk_reqsk_queue_is_full(sk)) ||
 	    sk_acceptq_is_full(sk))

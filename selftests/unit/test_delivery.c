@@ -174,7 +174,7 @@ static void subsegment(void)
 	tonic_engine_destroy(e);
 }
 
-/* Addresses acked while waiting in the ring are dropped, not sent. */
+/* Retransmissions acked while waiting in the ring are dropped, not sent. */
 static void stale_ring_entries(void)
 {
 	struct tonic_engine *e = tonic_engine_create(NULL);
@@ -184,21 +184,67 @@ static void stale_ring_entries(void)
 	script_reset();
 	p.scheme = TONIC_CREDIT_GRANT;
 	p.ring_size = 4;
+	p.init_tokens = 4000;
 	CHECK_EQ(tonic_engine_flow_add(e, &p, 0), 0);
-	tonic_engine_announce(e, ID, 10, 0);
-	CHECK_EQ(tx(e, 1), 0);			/* no tokens */
+	tonic_engine_announce(e, ID, 4, 0);
+	CHECK_EQ(tx(e, 8), 4);			/* 0..3 sent, tokens spent */
+	script.in_out.flags = TONIC_OUT_RTX;	/* resend them all */
+	script.in_out.rtx_end = 4;
+	ctrl1(e, ack_desc(ID, 0), 1);
+	script.in_out.flags = 0;
+	CHECK_EQ(tx(e, 4), 0);			/* no tokens */
 	CHECK_EQ(fstats(e, ID).outstanding, 4);	/* ring full: N = 4 */
-	CHECK_EQ(fstats(e, ID).next_new, 4);
-	ctrl1(e, ack_desc(ID, 2), 2);
+	ctrl1(e, ack_desc(ID, 2), 2);		/* 0 and 1 arrived after all */
+	tonic_engine_announce(e, ID, 10, 0);
 	g.type = TONIC_CTRL_GRANT;
 	g.flags = TONIC_CF_GRANT;
 	g.grant = 10000;
 	ctrl1(e, g, 3);
-	CHECK_EQ(tx(e, 4), 8);
+	CHECK_EQ(tx(e, 16), 8);
 	CHECK_EQ(out[0].seg, 2);
+	CHECK_EQ(out[0].rtx, 1);
+	CHECK_EQ(out[2].seg, 4);
+	CHECK_EQ(out[2].rtx, 0);
 	CHECK_EQ(out[7].seg, 9);
 	CHECK_EQ(estats(e).stale_dropped, 2);
+	CHECK_EQ(estats(e).ctrl_bad, 0);
 	CHECK_EQ(fstats(e, ID).credit_bytes, 2000);
+	tonic_engine_destroy(e);
+}
+
+/*
+ * New segments waiting in the ring for credit were never sent: an ack of
+ * them is clipped to what was sent (and counted), a selective ack of one
+ * is ignored, and they still go out.
+ */
+static void unsent_ring_entries(void)
+{
+	struct tonic_engine *e = tonic_engine_create(NULL);
+	struct tonic_flow_params p = flow_params(ID, 128, 16, &script_ops);
+	struct tonic_ctrl_desc g = ack_desc(ID, 0);
+
+	script_reset();
+	p.scheme = TONIC_CREDIT_GRANT;
+	p.ring_size = 4;
+	p.init_tokens = 2000;
+	CHECK_EQ(tonic_engine_flow_add(e, &p, 0), 0);
+	tonic_engine_announce(e, ID, 10, 0);
+	CHECK_EQ(tx(e, 8), 2);			/* 0 and 1 sent */
+	CHECK_EQ(fstats(e, ID).outstanding, 4);	/* 2..5 wait for credit */
+	CHECK_EQ(fstats(e, ID).next_new, 6);
+	ctrl1(e, sack_desc(ID, 5, 3), 1);
+	CHECK_EQ(fstats(e, ID).wnd_start, 2);
+	CHECK_EQ(fstats(e, ID).acked_segs, 2);
+	CHECK_EQ(estats(e).ctrl_bad, 1);
+	g.type = TONIC_CTRL_GRANT;
+	g.flags = TONIC_CF_GRANT;
+	g.grant = 10000;
+	ctrl1(e, g, 2);
+	CHECK_EQ(tx(e, 16), 8);
+	CHECK_EQ(out[0].seg, 2);
+	CHECK_EQ(out[1].seg, 3);
+	CHECK_EQ(out[7].seg, 9);
+	CHECK_EQ(estats(e).stale_dropped, 0);
 	tonic_engine_destroy(e);
 }
 
@@ -236,12 +282,13 @@ static void api_errors(void)
 
 int main(void)
 {
-	tap_plan(6);
+	tap_plan(7);
 	TAP_RUN(window_movement);
 	TAP_RUN(window_enforced);
 	TAP_RUN(rtx_first_selection);
 	TAP_RUN(subsegment);
 	TAP_RUN(stale_ring_entries);
+	TAP_RUN(unsent_ring_entries);
 	TAP_RUN(api_errors);
 	return tap_exit();
 }

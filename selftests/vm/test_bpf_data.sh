@@ -96,7 +96,7 @@ tap_plan $((4 + NDATA + 13))
 tmp=$(mktemp -d)
 PERF_TMP=$tmp
 trap cleanup EXIT
-tap_check "insmod tonic.ko" insmod ./tonic.ko
+tap_check "insmod tonic.ko" insmod $TONIC_KO
 tap_check "load the programs of bpf/progs.h" bash -c \
 	"for p in $PROGS; do $TONIC prog load build/bpf/\$p.bpf.o || exit 1; done"
 tap_check "two namespaces joined by a veth pair" setup

@@ -25,7 +25,7 @@ cleanup() {
 trap cleanup EXIT
 
 tap_plan $((17 + NPROG))
-tap_check "insmod tonic.ko" insmod ./tonic.ko
+tap_check "insmod tonic.ko" insmod $TONIC_KO
 tap_check "only the built-ins are available" \
 	bash -c "[ \"\$(cat $SYS/available_protocols)\" = '$BUILTINS' ]"
 for p in $PROGS; do

@@ -54,7 +54,7 @@ SCEN=(
 )
 
 tap_plan $((5 + ${#SCEN[@]}))
-tap_check "insmod tonic.ko bpf_sim=1" insmod ./tonic.ko bpf_sim=1
+tap_check "insmod tonic.ko bpf_sim=1" insmod $TONIC_KO bpf_sim=1
 tap_check "load the programs of bpf/progs.h" bash -c \
 	"for p in $PROGS; do $TONIC prog load build/bpf/\$p.bpf.o >/dev/null || exit 1; done"
 for s in "${SCEN[@]}"; do

@@ -6,7 +6,7 @@ cd "$(dirname "$0")/../.." || exit 1
 . selftests/vm/lib.sh
 
 tap_plan 6
-tap_check "insmod tonic.ko" insmod ./tonic.ko
+tap_check "insmod tonic.ko" insmod $TONIC_KO
 tap_check "module is live" grep -qx live /sys/module/tonic/initstate
 # Namespaces created and destroyed while loaded run the pernet init/exit.
 tap_check "create 20 namespaces while loaded" \

@@ -30,9 +30,9 @@ trap cleanup EXIT
 tap_check "without the module, the CLI says how to load it" bash -c \
 	"! $TONIC stats 2> $OUT/err && grep -qx \
 	 'tonic: the tonic module is not loaded (modprobe tonic / insmod tonic.ko)' $OUT/err"
-tap_check "insmod tonic.ko" insmod ./tonic.ko
+tap_check "insmod tonic.ko" insmod $TONIC_KO
 tap_check "the family autoloads the module (genl alias)" bash -c \
-	"modinfo -F alias ./tonic.ko | grep -qx net-pf-16-proto-16-family-tonic"
+	"modinfo -F alias $TONIC_KO | grep -qx net-pf-16-proto-16-family-tonic"
 tap_check "tonic stats prints every counter, all zero" bash -c \
 	"$TONIC stats > $OUT/stats && [ \$(wc -l < $OUT/stats) -eq $N_STATS ] && \
 	 ! awk '\$2 != 0' $OUT/stats | grep -q ."

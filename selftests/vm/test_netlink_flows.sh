@@ -63,7 +63,7 @@ OUT=$(mktemp -d)
 trap cleanup EXIT
 export -f flows wait_for
 export TONIC OUT
-tap_check "insmod tonic.ko" insmod ./tonic.ko
+tap_check "insmod tonic.ko" insmod $TONIC_KO
 ip link set lo up
 
 # --- events: one connection opens, carries data, closes
