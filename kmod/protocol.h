@@ -827,8 +827,9 @@ void tonic_cookie_make(struct sock *sk, struct request_sock *req,
  * @skb: an ACK or DATA packet
  *
  * Return: the child (bh-locked, queued for accept()) if @skb carries a
- * valid cookie (SyncookiesRecv), else NULL (SyncookiesFailed when
- * cookies were recently sent and this one is not valid).
+ * valid cookie (SyncookiesRecv); NULL if it does but no child could be
+ * made (drop @skb); ERR_PTR(-ENOENT) if it is no cookie
+ * (SyncookiesFailed when cookies were recently sent): answer with a reset.
  */
 struct sock *tonic_cookie_check(struct sock *sk, struct sk_buff *skb);
 

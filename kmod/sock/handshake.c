@@ -155,9 +155,17 @@ struct sock *tonic_child_clone(const struct sock *sk, struct request_sock *req)
 int tonic_child_hash(const struct sock *sk, struct sock *newsk,
 		     struct request_sock *req_unhash, bool *own_req)
 {
+	bool found_dup = false;
+
 	if (__inet_inherit_port(sk, newsk) < 0)
 		return -EADDRINUSE;
-	*own_req = inet_ehash_nolisten(newsk, req_to_sk(req_unhash), NULL);
+	/* Without a request to replace (a SYN cookie), a socket already
+	 * hashed for the 4-tuple (made by an earlier packet of the same
+	 * handshake) wins and @newsk is destroyed, as in
+	 * tcp_v4_syn_recv_sock().
+	 */
+	*own_req = inet_ehash_nolisten(newsk, req_to_sk(req_unhash),
+				       req_unhash ? NULL : &found_dup);
 	return 0;
 }
 

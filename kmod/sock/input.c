@@ -403,7 +403,37 @@ static void tonic_rcv_synsent(struct sock *sk, struct sk_buff *skb)
 	tonic_timer_update(sk);
 }
 
-/* Return: true if @skb was consumed (by a child made from a SYN cookie). */
+/*
+ * A packet that found the listener may belong to a connection made since
+ * (it waited in the listener's backlog while an earlier packet of the
+ * same SYN-cookie handshake made the child): hand it over from the
+ * backlog (no listener spinlock held), or drop it (the peer resends).
+ * Return: true if @skb was consumed.
+ */
+static bool tonic_rcv_relookup(struct sock *sk, struct sk_buff *skb)
+{
+	bool refcounted;
+	struct sock *nsk;
+
+	nsk = tonic_af(sk)->lookup(skb, tonic_hdr(skb), &refcounted);
+	if (!nsk || nsk == sk || nsk->sk_state == TCP_LISTEN ||
+	    nsk->sk_state == TCP_TIME_WAIT ||
+	    nsk->sk_state == TCP_NEW_SYN_RECV) {
+		if (nsk && refcounted)
+			sock_gen_put(nsk);
+		return false;
+	}
+	if (sock_owned_by_user(sk)) {
+		tonic_sk_receive_skb(nsk, skb, refcounted);
+		return true;
+	}
+	if (refcounted)
+		sock_put(nsk);
+	kfree_skb(skb);
+	return true;
+}
+
+/* Return: true if @skb was consumed (by a child). */
 static bool tonic_rcv_listen(struct sock *sk, struct sk_buff *skb)
 {
 	const struct tonichdr *th = tonic_hdr(skb);
@@ -415,8 +445,12 @@ static bool tonic_rcv_listen(struct sock *sk, struct sk_buff *skb)
 	}
 	if (th->type == TONIC_PKT_RST)
 		return false;
+	if (tonic_rcv_relookup(sk, skb))
+		return true;
 	child = tonic_cookie_check(sk, skb);
-	if (child) {
+	if (!child)
+		return false;		/* a cookie, but no child: drop */
+	if (!IS_ERR(child)) {
 		tonic_child_process(sk, child, skb);
 		return true;
 	}
@@ -544,9 +578,17 @@ drop:
 
 int tonic_rcv(struct sock *sk, struct sk_buff *skb)
 {
+	bool consumed;
+
 	switch (sk->sk_state) {
 	case TCP_LISTEN:
-		if (tonic_rcv_listen(sk, skb))
+		/* The backlog runs with BHs on; hashing a request or child
+		 * and locking a child want them off, as in softirq.
+		 */
+		local_bh_disable();
+		consumed = tonic_rcv_listen(sk, skb);
+		local_bh_enable();
+		if (consumed)
 			return 0;
 		break;
 	case TCP_SYN_SENT:

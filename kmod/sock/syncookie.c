@@ -144,19 +144,19 @@ struct sock *tonic_cookie_check(struct sock *sk, struct sk_buff *skb)
 	int data;
 
 	if (th->type != TONIC_PKT_ACK && th->type != TONIC_PKT_DATA)
-		return NULL;
+		return ERR_PTR(-ENOENT);
 	if (!READ_ONCE(tonic_sk_net(sk)->syncookies))
-		return NULL;
+		return ERR_PTR(-ENOENT);
 	/* As tcp_synq_no_recent_overflow(): no cookie sent lately, none due */
 	sent = READ_ONCE(tonic_sk(sk)->cookie_at);
 	if (READ_ONCE(tonic_sk_net(sk)->syncookies) != 2 &&
 	    (!sent || tonic_now() - sent > TONIC_COOKIE_RECENT_NS))
-		return NULL;
+		return ERR_PTR(-ENOENT);
 
 	data = tonic_cookie_data(skb, ntohl(th->ack) - 1, ntohl(th->seq) - 1);
 	if (data < 0) {
 		TONIC_SK_INC_STATS(sk, TONIC_MIB_SYNCOOKIES_FAILED);
-		return NULL;
+		return ERR_PTR(-ENOENT);
 	}
 
 	req = inet_reqsk_alloc(sk->sk_prot->rsk_prot, sk, false);
@@ -182,6 +182,14 @@ struct sock *tonic_cookie_check(struct sock *sk, struct sk_buff *skb)
 
 	/* As tcp_get_cookie_sock(). */
 	child = af->syn_recv_sock(sk, skb, req, NULL, NULL, &own_req);
+	if (child && !own_req) {
+		/* An earlier packet of this handshake made the child (it
+		 * waited in our backlog with this one); it was destroyed.
+		 */
+		bh_unlock_sock(child);
+		sock_put(child);
+		child = NULL;
+	}
 	if (child) {
 		refcount_set(&req->rsk_refcnt, 1);
 		if (inet_csk_reqsk_queue_add(sk, req, child)) {
