@@ -78,6 +78,10 @@ struct tonic_mib {
  * @rto_max_ms: highest retransmission timeout (the backoff's cap)
  * @encap: wire of new connections: TONIC_ENCAP_UDP or TONIC_ENCAP_IP
  * @udp_port: the UDP port P of the UDP wire (both ends use the same)
+ * @challenge_ack_limit: challenge ACKs per second (RFC 5961), on average
+ * @syncookies: 0 never, 1 when a listener's request queue is full, 2 always
+ * @challenge_stamp: the second (jiffies / HZ) @challenge_count is for
+ * @challenge_count: challenge ACKs left in that second
  * @udp_lock: serialises opening and closing @udp_sock4 and @udp_sock6
  * @udp_sock4: kernel UDP tunnel socket bound to @udp_bound (or NULL)
  * @udp_sock6: the same for IPv6
@@ -106,6 +110,10 @@ struct tonic_net {
 	int rto_max_ms;
 	int encap;
 	int udp_port;
+	int challenge_ack_limit;
+	int syncookies;
+	u32 challenge_stamp;
+	u32 challenge_count;
 	struct mutex udp_lock;
 	struct socket *udp_sock4;
 	struct socket *udp_sock6;
@@ -139,6 +147,10 @@ enum {
 	TONIC_DEFER_TIMER,		/* run tonic_timer_work() from release_cb */
 	TONIC_DEFER_ARM,		/* re-arm the timer from release_cb */
 };
+
+/* The receiver signals this version knows; a peer's other bits are ignored. */
+#define TONIC_SIGNALS_KNOWN	(TONIC_SIG_ACK | TONIC_SIG_NACK | \
+				 TONIC_SIG_GRANT | TONIC_SIG_CNP | TONIC_SIG_ECE)
 
 /* Each socket owns one engine instance holding one flow, with this id. */
 #define TONIC_FLOW_ID		0
@@ -191,6 +203,13 @@ enum {
  *	the number of entries in @ooo
  * @rcv_adv_edge: rcv_nxt + window last advertised
  * @ooo: out-of-order segments by number & (TONIC_RING - 1)
+ * @rcv_lens: length of each segment received, by number &
+ *	(TONIC_RING - 1), tagged with the number's higher bits (0 = none):
+ *	a resend has the length of the first copy
+ * @rcv_top: one past the highest segment held out of order
+ * @rcv_short: a short segment (sub-segment or the last before FIN) held
+ *	out of order; nothing after it can have been sent yet
+ * @rcv_short_held: @rcv_short is valid
  * @fin_seg: segment number of our FIN once it is queued
  * @fin_queued: shutdown(SHUT_WR) or close(): FIN follows the data
  * @fin_sent: the FIN was sent at least once
@@ -217,6 +236,7 @@ enum {
  * @rtx_seen: bit per ring slot: the segment was retransmitted (Karn)
  * @srtt_us: smoothed RTT; the handshake's until data is acknowledged
  * @syn_at: when our SYN was sent
+ * @cookie_at: listener: when it last answered a SYN with a SYN cookie
  * @rcv_truesize: running estimate of the memory one received segment costs
  * @stats: counters reported by TONIC_INFO
  */
@@ -263,6 +283,10 @@ struct tonic_sock {
 	struct tonic_rcv rcv;
 	u32 rcv_adv_edge;
 	struct sk_buff *ooo[TONIC_RING];
+	u32 rcv_lens[TONIC_RING];
+	u32 rcv_top;
+	u32 rcv_short;
+	bool rcv_short_held;
 
 	/* connection end */
 	u32 fin_seg;
@@ -290,6 +314,7 @@ struct tonic_sock {
 	DECLARE_BITMAP(rtx_seen, TONIC_RING);
 	u32 srtt_us;
 	u64 syn_at;
+	u64 cookie_at;
 	u32 rcv_truesize;
 
 	struct {
@@ -783,6 +808,38 @@ struct sock *tonic_check_req(struct sock *sk, struct sk_buff *skb,
 int tonic_child_process(struct sock *parent, struct sock *child,
 			struct sk_buff *skb);
 
+/* sock/syncookie.c: SYN cookies, both families */
+/**
+ * tonic_cookie_want() - answer the SYN reaching @sk with a SYN cookie?
+ * @sk: the listener
+ *
+ * Return: true if net.tonic.syncookies is 2, or 1 and the request queue
+ * is full.
+ */
+bool tonic_cookie_want(const struct sock *sk);
+/**
+ * tonic_cookie_make() - turn @req into a SYN cookie
+ * @sk: the listener
+ * @req: the request, negotiated; its C, K and signals are rounded to what
+ *	a cookie carries, its ISN becomes the cookie (counted in
+ *	SyncookiesSent).  The caller sends the SYN-ACK and frees @req.
+ * @skb: the SYN
+ */
+void tonic_cookie_make(struct sock *sk, struct request_sock *req,
+		       const struct sk_buff *skb);
+/**
+ * tonic_cookie_check() - a packet for a listener may complete a cookie
+ *	handshake
+ * @sk: the listener, bh-locked
+ * @skb: an ACK or DATA packet
+ *
+ * Return: the child (bh-locked, queued for accept()) if @skb carries a
+ * valid cookie (SyncookiesRecv); NULL if it does but no child could be
+ * made (drop @skb); ERR_PTR(-ENOENT) if it is no cookie
+ * (SyncookiesFailed when cookies were recently sent): answer with a reset.
+ */
+struct sock *tonic_cookie_check(struct sock *sk, struct sk_buff *skb);
+
 /* sock/demux.c: from the IP handler to a socket, both families */
 /**
  * tonic_demux() - receive one packet from IP (the families' handlers)
@@ -813,11 +870,27 @@ bool tonic_hdr_bad(struct sk_buff *skb);
 /**
  * tonic_err_full_sk() - may an ICMP error's socket be handled?
  * @sk: the socket the ICMP error's quote found (a reference held)
+ * @seq: the quoted packet's seq (host order)
+ * @abort: the error is one that ends a half-open connection (as
+ *	tcp_req_err()'s)
  *
  * Return: true for a full socket; a timewait or request sock is released
- * and false returned.
+ * and false returned (a request sock whose SYN-ACK is quoted and @abort
+ * is dropped; another seq counts in OutOfWindowIcmps).
  */
-bool tonic_err_full_sk(struct sock *sk);
+bool tonic_err_full_sk(struct sock *sk, u32 seq, bool abort);
+/**
+ * tonic_err_seq_ok() - does an ICMP error quote a packet we have in flight?
+ * @sk: a full socket, bh-locked
+ * @seq: the quoted packet's seq (host order)
+ *
+ * As tcp_v4_err(): the SYN in SYN_SENT, else a seq in [snd_una, snd_ann]
+ * (our FIN included).  Anything else is blind and counted in
+ * OutOfWindowIcmps.
+ *
+ * Return: true if the error may be acted on.
+ */
+bool tonic_err_seq_ok(struct sock *sk, u32 seq);
 /**
  * tonic_err_report() - an ICMP error that is not about the path MTU
  * @sk: the socket, bh-locked
@@ -1000,6 +1073,17 @@ bool tonic_probe_needed(const struct sock *sk);
 static inline bool tonic_seg_before(u32 a, u32 b)
 {
 	return (s32)(a - b) < 0;
+}
+
+/**
+ * tonic_snd_nxt() - the segment number after everything sent
+ * @tsk: the connection
+ *
+ * Return: tonic-tail, or past our FIN once it went (the FIN counts one).
+ */
+static inline u32 tonic_snd_nxt(const struct tonic_sock *tsk)
+{
+	return tsk->fin_sent ? tsk->fin_seg + 1 : tsk->snd_ann;
 }
 
 /* sock/timer.c */

@@ -38,6 +38,7 @@ done
 raw_default="selftests/vm/test_sock_xfer.sh selftests/vm/test_sock_acks.sh"
 raw_default+=" selftests/vm/test_sock_api.sh selftests/vm/test_module.sh"
 raw_default+=" selftests/vm/test_sock_netem.sh selftests/vm/test_sock_stall.sh"
+raw_default+=" selftests/vm/test_inject.sh"
 [ -z "${TONIC_VM_TESTS:-}" ] || raw_default=
 raw_tests=()
 for t in ${TONIC_VM_RAW_TESTS-$raw_default}; do

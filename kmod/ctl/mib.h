@@ -51,3 +51,8 @@ TONIC_MIB(DELAYED_ACKS, DelayedAcks)		/* ACKs sent by the delayed-ACK timer */
 TONIC_MIB(TIMER_MISSING, TimerMissing)		/* a connection owed progress with no timer armed */
 TONIC_MIB(EARLY_TIMERS, EarlyTimers)		/* early timers expired (loss probes, reordering) */
 TONIC_MIB(UDP_FALLBACK, UdpFallback)		/* connect/listen on raw IP: UDP port not bound */
+TONIC_MIB(CHALLENGE_ACKS, ChallengeAcks)		/* challenge ACKs sent (RFC 5961) */
+TONIC_MIB(OOW_ICMPS, OutOfWindowIcmps)		/* ICMP errors ignored: quoted seq not in flight */
+TONIC_MIB(SYNCOOKIES_SENT, SyncookiesSent)	/* SYN-ACKs sent as SYN cookies */
+TONIC_MIB(SYNCOOKIES_RECV, SyncookiesRecv)	/* valid SYN cookies received */
+TONIC_MIB(SYNCOOKIES_FAILED, SyncookiesFailed)	/* invalid SYN cookies received */

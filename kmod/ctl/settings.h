@@ -55,3 +55,13 @@ TONIC_SETTING(rto_max_ms, RTO_MAX_MS, 120000, 1, 120000)
 TONIC_SETTING(encap, ENCAP, tonic_default_encap, 0, 1)
 /* UDP port P of the UDP wire, the same at both ends */
 TONIC_SETTING(udp_port, UDP_PORT, TONIC_UDP_PORT, 1, 65535)
+/* challenge ACKs (RFC 5961) a namespace sends per second, on average
+ * (the budget of each second is random in [limit/2, 3*limit/2), as
+ * TCP's); 2147483647 = unlimited (TCP's default since 6.0: TCP also
+ * limits per socket, Tonic does not); RFC 5961 §7 suggests 1000
+ */
+TONIC_SETTING(challenge_ack_limit, CHALLENGE_ACK_LIMIT, 1000, 0, 2147483647)
+/* SYN cookies: 0 off, 1 when a listener's request queue is full, 2
+ * always (net.ipv4.tcp_syncookies)
+ */
+TONIC_SETTING(syncookies, SYNCOOKIES, 1, 0, 2)

@@ -185,17 +185,64 @@ discard_and_relse:
 	goto discard;
 }
 
-bool tonic_err_full_sk(struct sock *sk)
+/* As tcp_req_err(): only our SYN-ACK (seq = our ISN) may be the subject. */
+static void tonic_req_err(struct request_sock *req, u32 seq, bool abort)
+{
+	struct sock *lsk = req->rsk_listener;
+	struct net *net = sock_net(lsk);
+
+	if (seq != tonic_rsk(req)->iss) {
+		TONIC_INC_STATS(net, TONIC_MIB_OOW_ICMPS);
+	} else if (abort) {
+		/* Still half open: forget it quietly (accept() wants no
+		 * network errors), as TCP.
+		 */
+		inet_csk_reqsk_queue_drop(lsk, req);
+		TONIC_INC_STATS(net, TONIC_MIB_LISTEN_DROPS);
+	}
+	reqsk_put(req);
+}
+
+bool tonic_err_full_sk(struct sock *sk, u32 seq, bool abort)
 {
 	if (sk->sk_state == TCP_TIME_WAIT) {
 		inet_twsk_put(inet_twsk(sk));
 		return false;
 	}
 	if (sk->sk_state == TCP_NEW_SYN_RECV) {
-		reqsk_put(inet_reqsk(sk));
+		tonic_req_err(inet_reqsk(sk), seq, abort);
 		return false;
 	}
 	return true;
+}
+
+bool tonic_err_seq_ok(struct sock *sk, u32 seq)
+{
+	const struct tonic_sock *tsk = tonic_sk(sk);
+	u32 rel = seq - (tsk->iss + 1);
+	u32 hi = tsk->snd_ann;
+
+	switch (sk->sk_state) {
+	case TCP_SYN_SENT:
+		if (seq == tsk->iss)
+			return true;
+		break;
+	case TCP_CLOSE:
+	case TCP_LISTEN:
+		break;
+	default:
+		/* What we sent and the peer has not acknowledged: segments
+		 * from snd_una, control packets' snd_ann, our FIN.
+		 */
+		if (tsk->fin_sent && tonic_seg_before(hi, tsk->fin_seg))
+			hi = tsk->fin_seg;
+		if (!tonic_seg_before(rel, tsk->snd_una) &&
+		    !tonic_seg_before(hi, rel))
+			return true;
+		break;
+	}
+	TONIC_SK_INC_STATS(sk, TONIC_MIB_OOW_ICMPS);
+	return false;
 }
 
 void tonic_err_report(struct sock *sk, int err)

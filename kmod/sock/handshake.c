@@ -55,7 +55,7 @@ static void tonic_negotiate_req(const struct sock *sk,
 	treq->window = rounddown_pow_of_two(clamp_t(u16, treq->window, 1,
 						    TONIC_MAX_WINDOW));
 	/* The client's needs and ours: both ends receive and send. */
-	treq->signals = v.signals |
+	treq->signals = (v.signals & TONIC_SIGNALS_KNOWN) |
 			tonic_proto_resolve(sock_net(sk), tsk->proto_name,
 					    &treq->proto_ops, treq->proto_used);
 	if (tsk->user_seg_size)
@@ -74,7 +74,7 @@ int tonic_negotiate_synack(struct sock *sk, const struct tonic_synopt *opt)
 	tsk->seg_size = min(tsk->seg_size, v.seg_size);
 	tsk->window = rounddown_pow_of_two(min_t(u16, tsk->window, v.window));
 	/* The listener answers with the union of both ends' needs. */
-	tsk->signals |= v.signals | TONIC_SIG_ACK;
+	tsk->signals |= (v.signals & TONIC_SIGNALS_KNOWN) | TONIC_SIG_ACK;
 	return 0;
 }
 
@@ -84,12 +84,14 @@ int tonic_conn_request(struct sock *sk, struct sk_buff *skb,
 	const struct tonichdr *th = tonic_hdr(skb);
 	struct tonic_request_sock *treq;
 	struct inet_request_sock *ireq;
+	bool cookie = tonic_cookie_want(sk);
 	struct request_sock *req;
 	struct dst_entry *dst;
 
-	if (inet_csk_reqsk_queue_is_full(sk) || sk_acceptq_is_full(sk))
+	if ((!cookie && inet_csk_reqsk_queue_is_full(sk)) ||
+	    sk_acceptq_is_full(sk))
 		goto drop;
-	req = inet_reqsk_alloc(af->rsk_ops, sk, true);
+	req = inet_reqsk_alloc(af->rsk_ops, sk, !cookie);
 	if (!req)
 		goto drop;
 
@@ -110,6 +112,14 @@ int tonic_conn_request(struct sock *sk, struct sk_buff *skb,
 	tonic_negotiate_req(sk, treq, (const struct tonic_synopt *)(th + 1),
 			    dst);
 	dst_release(dst);
+
+	if (cookie) {
+		/* Stateless: everything the handshake needs is in the ISN. */
+		tonic_cookie_make(sk, req, skb);
+		req->rsk_ops->rtx_syn_ack(sk, req);
+		reqsk_free(req);
+		return 0;
+	}
 
 	/* Hash the request before the SYN-ACK leaves (as TCP does): the
 	 * peer's answer may be processed on another CPU at once.  A SYN-ACK
@@ -148,9 +158,17 @@ struct sock *tonic_child_clone(const struct sock *sk, struct request_sock *req)
 int tonic_child_hash(const struct sock *sk, struct sock *newsk,
 		     struct request_sock *req_unhash, bool *own_req)
 {
+	bool found_dup = false;
+
 	if (__inet_inherit_port(sk, newsk) < 0)
 		return -EADDRINUSE;
-	*own_req = inet_ehash_nolisten(newsk, req_to_sk(req_unhash), NULL);
+	/* Without a request to replace (a SYN cookie), a socket already
+	 * hashed for the 4-tuple (made by an earlier packet of the same
+	 * handshake) wins and @newsk is destroyed, as in
+	 * tcp_v4_syn_recv_sock().
+	 */
+	*own_req = inet_ehash_nolisten(newsk, req_to_sk(req_unhash),
+				       req_unhash ? NULL : &found_dup);
 	return 0;
 }
 
@@ -191,8 +209,17 @@ struct sock *tonic_check_req(struct sock *sk, struct sk_buff *skb,
 			inet_rtx_syn_ack(sk, req);
 		return NULL;
 	case TONIC_PKT_RST:
-		if (ntohl(th->seq) == treq->iss + 1)
+		/* As tcp_check_req(): an RST answering our SYN-ACK echoes our
+		 * ISN + 1 in @ack and carries the client's next segment
+		 * number in @seq (exactly, RFC 5961 §3.2).
+		 */
+		if (ntohl(th->ack) == treq->iss + 1 &&
+		    ntohl(th->seq) == treq->irs + 1) {
+			TONIC_SK_INC_STATS(sk, TONIC_MIB_RSTS_IN);
 			inet_csk_reqsk_queue_drop(sk, req);
+		} else {
+			TONIC_SK_INC_STATS(sk, TONIC_MIB_DROP_STATE);
+		}
 		return NULL;
 	case TONIC_PKT_SYNACK:
 		return NULL;

@@ -11,6 +11,7 @@
  * simulators.
  */
 #include <linux/filter.h>
+#include <linux/random.h>
 #include <net/inet_common.h>
 #include <net/inet_connection_sock.h>
 #include <net/inet_ecn.h>
@@ -144,6 +145,53 @@ static void tonic_delack_arm(struct sock *sk)
 	tonic_timer_update(sk);
 }
 
+/* A rcv_lens entry: the segment's length, tagged with its number. */
+static u32 tonic_len_tag(u32 seg, u32 len)
+{
+	return (seg / TONIC_RING) << 16 | len;
+}
+
+/*
+ * Is the length of DATA segment @seg impossible?  Every segment is C
+ * bytes but a short one, which the sender announces only as its last
+ * (a sub-segment, or the tail before FIN) and follows with nothing until
+ * it is acknowledged (Documentation/sockets.md, "Send path"): so no
+ * segment above a short one can arrive while the short one is missing
+ * or held, and a resend has the first copy's length.
+ */
+static bool tonic_len_bad(const struct tonic_sock *tsk, u32 seg, u32 len)
+{
+	u32 known = tsk->rcv_lens[seg & (TONIC_RING - 1)];
+	u32 nxt = tsk->rcv.rcv_nxt;
+
+	if (len > tsk->seg_size)
+		return true;
+	if (known >> 16 == tonic_len_tag(seg, 0) >> 16 && known &&
+	    (known & 0xffff) != len)
+		return true;
+	if (tonic_seg_before(seg, nxt))
+		return false;
+	if (tsk->rcv_short_held && !tonic_seg_before(tsk->rcv_short, nxt) &&
+	    tonic_seg_before(tsk->rcv_short, seg))
+		return true;
+	return len < tsk->seg_size && tsk->rcv.held &&
+	       tonic_seg_before(seg + 1, tsk->rcv_top);
+}
+
+/* Remember what @seg (kept: in order or held) looked like. */
+static void tonic_len_keep(struct tonic_sock *tsk, u32 seg, u32 len, bool held)
+{
+	tsk->rcv_lens[seg & (TONIC_RING - 1)] = tonic_len_tag(seg, len);
+	if (!held)
+		return;
+	if (tsk->rcv.held == 1 || tonic_seg_before(tsk->rcv_top, seg + 1))
+		tsk->rcv_top = seg + 1;
+	if (len < tsk->seg_size) {
+		tsk->rcv_short = seg;
+		tsk->rcv_short_held = true;
+	}
+}
+
 /*
  * A data segment @seg (relative) arrived.  The receiver model
  * (engine/receiver.c) says where it goes and which ACK answers it; here
@@ -185,6 +233,8 @@ static void tonic_data_rcv(struct sock *sk, struct sk_buff *skb, u32 seg)
 	}
 	what = tonic_rcv_take(&tsk->rcv, &cfg, &in, in.ce ? tonic_now() : 0,
 			      &ack, &newly);
+	if (in.verdict == TONIC_RCV_NEXT || in.verdict == TONIC_RCV_HOLD)
+		tonic_len_keep(tsk, seg, in.len, in.verdict == TONIC_RCV_HOLD);
 	tonic_data_keep(sk, skb, &in, newly);
 
 	if (what & TONIC_RCV_SEND_ACK)
@@ -260,13 +310,58 @@ static bool tonic_fin_acked(struct sock *sk)
 	return false;
 }
 
-static bool tonic_rst_valid(const struct sock *sk, u32 seq)
+/*
+ * RFC 5961 §7 as tcp_send_challenge_ack(): an ACK carrying rcv_nxt, so
+ * that a peer that really lost its state answers it with an exact RST.
+ * At most net.tonic.challenge_ack_limit a second per namespace, the
+ * budget of each second drawn at random so that the counter tells an
+ * attacker nothing (CVE-2016-5696).
+ */
+static void tonic_challenge_ack(struct sock *sk)
 {
-	const struct tonic_sock *tsk = tonic_sk(sk);
-	s32 off = seq - (tsk->irs + 1) - tsk->rcv.rcv_nxt;
-	s32 win = (tsk->window ? tsk->window : TONIC_MAX_WINDOW) + 2;
+	struct tonic_net *tn = tonic_sk_net(sk);
+	u32 limit = READ_ONCE(tn->challenge_ack_limit);
+	u32 now, count;
 
-	return off >= -win && off <= win;
+	if (limit != INT_MAX) {
+		now = jiffies / HZ;
+		if (now != READ_ONCE(tn->challenge_stamp)) {
+			u32 half = (limit + 1) >> 1;
+
+			WRITE_ONCE(tn->challenge_stamp, now);
+			WRITE_ONCE(tn->challenge_count, limit ?
+				   get_random_u32_inclusive(half,
+							    limit + half - 1) : 0);
+		}
+		count = READ_ONCE(tn->challenge_count);
+		if (!count)
+			return;
+		WRITE_ONCE(tn->challenge_count, count - 1);
+	}
+	TONIC_SK_INC_STATS(sk, TONIC_MIB_CHALLENGE_ACKS);
+	tonic_send_ctl(sk, TONIC_PKT_ACK, 0, 0, 0, 0);
+}
+
+/* K of the connection: how far a peer's numbers can be from ours. */
+static s32 tonic_seq_slack(const struct tonic_sock *tsk)
+{
+	return tsk->window ? tsk->window : TONIC_MAX_WINDOW;
+}
+
+/*
+ * The seq of a packet from the peer (relative) is plausible: within K of
+ * rcv_nxt.  DATA and FIN from rcv_nxt - K (resends not yet known to be
+ * acknowledged) to rcv_nxt + K (the peer's window); an ACK or PROBE
+ * carries the peer's tonic-tail, at most K past its head, which is at
+ * most our rcv_nxt.  Anything further is blind (RFC 5961 §5's "seq in
+ * the window" for Tonic).
+ */
+static bool tonic_seq_plausible(const struct tonic_sock *tsk, u32 seq)
+{
+	s32 off = seq - tsk->rcv.rcv_nxt;
+	s32 k = tonic_seq_slack(tsk);
+
+	return off >= -k && off <= k;
 }
 
 static void tonic_rcv_synsent(struct sock *sk, struct sk_buff *skb)
@@ -308,18 +403,60 @@ static void tonic_rcv_synsent(struct sock *sk, struct sk_buff *skb)
 	tonic_timer_update(sk);
 }
 
-static void tonic_rcv_listen(struct sock *sk, struct sk_buff *skb)
+/*
+ * A packet that found the listener may belong to a connection made since
+ * (it waited in the listener's backlog while an earlier packet of the
+ * same SYN-cookie handshake made the child): hand it over from the
+ * backlog (no listener spinlock held), or drop it (the peer resends).
+ * Return: true if @skb was consumed.
+ */
+static bool tonic_rcv_relookup(struct sock *sk, struct sk_buff *skb)
+{
+	bool refcounted;
+	struct sock *nsk;
+
+	nsk = tonic_af(sk)->lookup(skb, tonic_hdr(skb), &refcounted);
+	if (!nsk || nsk == sk || nsk->sk_state == TCP_LISTEN ||
+	    nsk->sk_state == TCP_TIME_WAIT ||
+	    nsk->sk_state == TCP_NEW_SYN_RECV) {
+		if (nsk && refcounted)
+			sock_gen_put(nsk);
+		return false;
+	}
+	if (sock_owned_by_user(sk)) {
+		tonic_sk_receive_skb(nsk, skb, refcounted);
+		return true;
+	}
+	if (refcounted)
+		sock_put(nsk);
+	kfree_skb(skb);
+	return true;
+}
+
+/* Return: true if @skb was consumed (by a child). */
+static bool tonic_rcv_listen(struct sock *sk, struct sk_buff *skb)
 {
 	const struct tonichdr *th = tonic_hdr(skb);
+	struct sock *child;
 
 	if (th->type == TONIC_PKT_SYN) {
 		inet_csk(sk)->icsk_af_ops->conn_request(sk, skb);
-		return;
+		return false;
 	}
-	if (th->type != TONIC_PKT_RST) {
-		TONIC_SK_INC_STATS(sk, TONIC_MIB_DROP_NOSOCK);
-		tonic_af(sk)->send_reset(sock_net(sk), skb);
+	if (th->type == TONIC_PKT_RST)
+		return false;
+	if (tonic_rcv_relookup(sk, skb))
+		return true;
+	child = tonic_cookie_check(sk, skb);
+	if (!child)
+		return false;		/* a cookie, but no child: drop */
+	if (!IS_ERR(child)) {
+		tonic_child_process(sk, child, skb);
+		return true;
 	}
+	TONIC_SK_INC_STATS(sk, TONIC_MIB_DROP_NOSOCK);
+	tonic_af(sk)->send_reset(sock_net(sk), skb);
+	return false;
 }
 
 static void tonic_rcv_conn(struct sock *sk, struct sk_buff *skb)
@@ -333,7 +470,10 @@ static void tonic_rcv_conn(struct sock *sk, struct sk_buff *skb)
 
 	switch (type) {
 	case TONIC_PKT_SYN:
-		TONIC_SK_INC_STATS(sk, TONIC_MIB_DROP_STATE);
+		/* RFC 5961 §4: the peer may have restarted; let it prove it
+		 * (its stack answers the challenge with a reset).
+		 */
+		tonic_challenge_ack(sk);
 		goto drop;
 	case TONIC_PKT_SYNACK:
 		/* Our final ACK was lost: the server repeats its SYN-ACK. */
@@ -341,8 +481,15 @@ static void tonic_rcv_conn(struct sock *sk, struct sk_buff *skb)
 			tonic_send_ctl(sk, TONIC_PKT_ACK, 0, 0, 0, 0);
 		goto drop;
 	case TONIC_PKT_RST:
-		if (!tonic_rst_valid(sk, ntohl(th->seq))) {
-			TONIC_SK_INC_STATS(sk, TONIC_MIB_DROP_STATE);
+		/* RFC 5961 §3: only an RST at exactly rcv_nxt resets; one
+		 * that is merely plausible gets a challenge ACK, which a
+		 * peer that really reset answers with an exact RST.
+		 */
+		if (seq != tsk->rcv.rcv_nxt) {
+			if (tonic_seq_plausible(tsk, seq))
+				tonic_challenge_ack(sk);
+			else
+				TONIC_SK_INC_STATS(sk, TONIC_MIB_DROP_STATE);
 			goto drop;
 		}
 		TONIC_SK_INC_STATS(sk, TONIC_MIB_RSTS_IN);
@@ -354,10 +501,25 @@ static void tonic_rcv_conn(struct sock *sk, struct sk_buff *skb)
 		goto drop;
 	}
 
-	/* The ack field may not acknowledge what we never sent. */
-	if (tonic_seg_before(tsk->snd_end + 1, ack) ||
-	    tonic_seg_before(ack + TONIC_MAX_WINDOW * 2, tsk->snd_una)) {
+	/* The seq must be near ours before anything of the packet counts
+	 * (as tcp_validate_incoming() before tcp_ack()).
+	 */
+	if (!tonic_seq_plausible(tsk, seq)) {
 		TONIC_SK_INC_STATS(sk, TONIC_MIB_DROP_STATE);
+		goto drop;
+	}
+	/* RFC 5961 §5: the ack must lie in [snd_una - K, snd_nxt]; one
+	 * for what we never sent is dropped, one older than a window is
+	 * challenged (as tcp_ack()).
+	 */
+	if (tonic_seg_before(tonic_snd_nxt(tsk), ack)) {
+		TONIC_SK_INC_STATS(sk, TONIC_MIB_DROP_STATE);
+		goto drop;
+	}
+	if (tonic_seg_before(ack, tsk->snd_una -
+			     min_t(u32, tsk->snd_una, tonic_seq_slack(tsk)))) {
+		TONIC_SK_INC_STATS(sk, TONIC_MIB_DROP_STATE);
+		tonic_challenge_ack(sk);
 		goto drop;
 	}
 
@@ -382,6 +544,11 @@ static void tonic_rcv_conn(struct sock *sk, struct sk_buff *skb)
 			      th->flags, ntohl(th->grant), wnd);
 		break;
 	case TONIC_PKT_DATA:
+		/* Nothing of a segment of impossible length counts. */
+		if (tonic_len_bad(tsk, seq, skb->len - TONIC_HDR_LEN)) {
+			TONIC_SK_INC_STATS(sk, TONIC_MIB_DROP_MALFORMED);
+			goto drop;
+		}
 		tonic_ack_rcv(sk, ack, 0, 0, 0, wnd);
 		if (sock_flag(sk, SOCK_DEAD) &&
 		    !tonic_seg_before(seq, tsk->rcv.rcv_nxt)) {
@@ -411,9 +578,18 @@ drop:
 
 int tonic_rcv(struct sock *sk, struct sk_buff *skb)
 {
+	bool consumed;
+
 	switch (sk->sk_state) {
 	case TCP_LISTEN:
-		tonic_rcv_listen(sk, skb);
+		/* The backlog runs with BHs on; hashing a request or child
+		 * and locking a child want them off, as in softirq.
+		 */
+		local_bh_disable();
+		consumed = tonic_rcv_listen(sk, skb);
+		local_bh_enable();
+		if (consumed)
+			return 0;
 		break;
 	case TCP_SYN_SENT:
 		tonic_rcv_synsent(sk, skb);

@@ -402,23 +402,34 @@ static int __tonic_v4_err(struct sk_buff *skb, u32 info, int offset)
 	struct net *net = dev_net(skb->dev);
 	const struct tonichdr *th;
 	struct sock *sk;
+	bool abort;
+	u32 seq;
 	int err;
 
-	/* ICMP quotes at least 8 bytes: the ports, type, flags and length */
-	if (!pskb_may_pull(skb, offset + 8))
+	/* The quote must reach seq: without it the error cannot be told
+	 * from a blind one (ICMP quotes the ports in 8 bytes; Tonic's seq
+	 * follows, and routers quote more, RFC 1812 §4.3.2.3).
+	 */
+	if (!pskb_may_pull(skb, offset + offsetofend(struct tonichdr, seq)))
 		return -EINVAL;
 	iph = (struct iphdr *)skb->data;
 	th = (struct tonichdr *)(skb->data + offset);
+	seq = ntohl(th->seq);
 
 	sk = __inet_lookup_established(net, &tonic_hashinfo, iph->daddr,
 				       th->dest, iph->saddr, ntohs(th->source),
 				       inet_iif(skb), 0);
 	if (!sk)
 		return -ENOENT;
-	if (!tonic_err_full_sk(sk))
+	abort = type == ICMP_PARAMETERPROB || type == ICMP_TIME_EXCEEDED ||
+		(type == ICMP_DEST_UNREACH && (code == ICMP_NET_UNREACH ||
+					       code == ICMP_HOST_UNREACH));
+	if (!tonic_err_full_sk(sk, seq, abort))
 		return 0;
 
 	bh_lock_sock(sk);
+	if (!tonic_err_seq_ok(sk, seq))
+		goto out;
 	switch (type) {
 	case ICMP_REDIRECT:
 		if (!sock_owned_by_user(sk)) {
@@ -437,9 +448,15 @@ static int __tonic_v4_err(struct sk_buff *skb, u32 info, int offset)
 		if (code > NR_ICMP_UNREACH)
 			goto out;
 		if (code == ICMP_FRAG_NEEDED) {
-			/* C is fixed for the connection; just update the route. */
+			/* C is fixed for the connection; just update the
+			 * route (from the quote, when the user holds the
+			 * socket).
+			 */
 			if (!sock_owned_by_user(sk))
 				inet_csk_update_pmtu(sk, info);
+			else
+				ipv4_update_pmtu(skb, net, info, 0,
+						 iph->protocol);
 			goto out;
 		}
 		err = icmp_err_convert[code].errno;

@@ -525,22 +525,29 @@ static int __tonic_v6_err(struct sk_buff *skb, u8 type, u8 code, int offset,
 	struct net *net = dev_net_rcu(skb->dev);
 	const struct tonichdr *th;
 	struct sock *sk;
+	bool fatal;
+	u32 seq;
 	int err;
 
-	if (!pskb_may_pull(skb, offset + 8))
+	/* As IPv4's: the quote must reach seq. */
+	if (!pskb_may_pull(skb, offset + offsetofend(struct tonichdr, seq)))
 		return -EINVAL;
 	hdr = (const struct ipv6hdr *)skb->data;
 	th = (const struct tonichdr *)(skb->data + offset);
+	seq = ntohl(th->seq);
 
 	sk = __inet6_lookup_established(net, &tonic_hashinfo, &hdr->daddr,
 					th->dest, &hdr->saddr, ntohs(th->source),
 					inet6_iif(skb), 0);
 	if (!sk)
 		return -ENOENT;
-	if (!tonic_err_full_sk(sk))
+	fatal = icmpv6_err_convert(type, code, &err);
+	if (!tonic_err_full_sk(sk, seq, fatal))
 		return 0;
 
 	bh_lock_sock(sk);
+	if (!tonic_err_seq_ok(sk, seq))
+		goto out;
 	if (type == NDISC_REDIRECT) {
 		if (!sock_owned_by_user(sk)) {
 			struct dst_entry *dst = __sk_dst_check(sk,
@@ -556,7 +563,6 @@ static int __tonic_v6_err(struct sk_buff *skb, u8 type, u8 code, int offset,
 			inet6_csk_update_pmtu(sk, ntohl(info));
 		goto out;
 	}
-	icmpv6_err_convert(type, code, &err);
 	tonic_err_report(sk, err);
 out:
 	bh_unlock_sock(sk);

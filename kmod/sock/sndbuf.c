@@ -377,9 +377,17 @@ void tonic_ack_rcv(struct sock *sk, u32 ack, u32 sack, u8 flags, u32 grant,
 	/* The peer is alive: window probes start counting afresh. */
 	if (!tsk->fin_sent)
 		tsk->retries = 0;
-	/* Window update: the peer takes segments before ack + wnd. */
-	if (!tonic_seg_before(ack + wnd, tsk->peer_edge)) {
-		tsk->peer_edge = ack + wnd;
+	/* Nothing past what was announced is acknowledged. */
+	if (tonic_seg_before(tsk->snd_ann, cum))
+		cum = tsk->snd_ann;
+	/* Window update, from the clamped ack and never beyond K: the peer
+	 * takes segments before cum + wnd.  An old ACK (below snd_una)
+	 * carries an old window and updates nothing (as TCP's).
+	 */
+	wnd = min_t(u32, wnd, tsk->window);
+	if (!tonic_seg_before(cum, tsk->snd_una) &&
+	    !tonic_seg_before(cum + wnd, tsk->peer_edge)) {
+		tsk->peer_edge = cum + wnd;
 		tsk->peer_wnd = wnd;
 		if (tsk->ctl_at && !tsk->fin_sent && !tonic_probe_needed(sk))
 			tsk->ctl_at = 0;
@@ -387,8 +395,6 @@ void tonic_ack_rcv(struct sock *sk, u32 ack, u32 sack, u8 flags, u32 grant,
 	if (!tsk->eng)
 		goto push;
 
-	if (tonic_seg_before(tsk->snd_ann, cum))
-		cum = tsk->snd_ann;
 	if (tonic_seg_before(cum, tsk->snd_una))
 		cum = tsk->snd_una;
 

@@ -115,6 +115,10 @@ static void tonic_init_conn_state(struct sock *sk)
 	tonic_rcv_init(&tsk->rcv, 0);
 	tsk->rcv_adv_edge = 0;
 	memset(tsk->ooo, 0, sizeof(tsk->ooo));
+	memset(tsk->rcv_lens, 0, sizeof(tsk->rcv_lens));
+	tsk->rcv_top = 0;
+	tsk->rcv_short = 0;
+	tsk->rcv_short_held = false;
 	tsk->fin_seg = 0;
 	tsk->fin_queued = false;
 	tsk->fin_sent = false;
@@ -197,7 +201,8 @@ void tonic_init_child(struct sock *newsk, const struct request_sock *req)
 	ntsk->signals = treq->signals;
 	ntsk->proto_ops = treq->proto_ops;
 	memcpy(ntsk->proto_used, treq->proto_used, sizeof(ntsk->proto_used));
-	if (!req->num_retrans)			/* Karn */
+	/* Karn; a SYN cookie's child knows no send time */
+	if (!req->num_retrans && treq->synack_at)
 		tonic_handshake_rtt(newsk, treq->synack_at);
 }
 

@@ -143,6 +143,13 @@ static struct socket *tonic_udp_open(struct net *net, int family, u16 port)
 		a4->sin_family = AF_INET;
 		a4->sin_port = htons(port);
 		len = sizeof(*a4);
+		/* A "fragmentation needed" quoting a datagram to P would
+		 * otherwise lower the route's MTU in __udp4_lib_err() before
+		 * Tonic checks that it quotes a packet in flight; Tonic
+		 * lowers it itself (tonic_v4_udp_err()).  IPv6 cannot opt
+		 * out so (the hook is not called for an OMIT socket).
+		 */
+		ip_sock_set_mtu_discover(sk, IP_PMTUDISC_OMIT);
 	}
 	err = kernel_bind(sock, (struct sockaddr *)&addr, len);
 	if (err) {

@@ -15,7 +15,7 @@ cd "$(dirname "$0")/../.." || exit 1
 TONIC_ENCAP=udp		# this test is about the UDP wire whatever the run
 . selftests/vm/lib.sh
 
-tap_plan 49
+tap_plan 51
 tmp=$(mktemp -d)
 CAP_PID=
 HOLD_PID=
@@ -63,6 +63,13 @@ snmp() {
 
 client() {
 	ip netns exec $NS_A timeout 300 $XFER client "$@"
+}
+
+# wait_gone PID: until process PID (not a child of this shell) has ended.
+wait_gone() {
+	while kill -0 "$1" 2>/dev/null; do
+		sleep 0.05
+	done
 }
 
 tap_check "insmod tonic.ko" insmod "$TONIC_KO"
@@ -140,14 +147,24 @@ kill "$HOLD_PID"; wait "$HOLD_PID" 2>/dev/null; HOLD_PID=
 tap_check "udp_port=$P in A again" ip netns exec $NS_A sysctl -qw net.tonic.udp_port=$P
 
 # ICMP fragmentation needed for a live UDP connection (sent by B as a
-# router would): A lowers its path MTU; C stays, IP fragments the rest.
+# router would, for DATA it dropped: B's ingress drops DATA until the
+# error is out, so that its quote is of a packet still in flight): A
+# lowers its path MTU; C stays, IP fragments the rest.
+tap_check "B drops Tonic DATA for a moment" bash -c \
+	"tc -n $NS_B qdisc add dev vb clsact &&
+	 tc -n $NS_B filter add dev vb ingress protocol ip u32 \
+		$TONIC_U32 match u8 4 0xff at $((TONIC_OFF + 4)) action drop"
 ip netns exec $NS_B timeout 120 $WIRE frag-needed vb "$P" 1280 >"$tmp/icmp" 2>&1 &
 icmp_pid=$!
 for i in $(seq 200); do grep -q ready "$tmp/icmp" && break; sleep 0.05; done
 frag=$(snmp $NS_A Ip FragCreates)
+(wait_gone $icmp_pid; tc -n $NS_B qdisc del dev vb clsact) &
+undrop=$!
 out=$(client -a $ADDR_B -p 7101 -b 5000000 -s 7)
 wait $icmp_pid
-tap_result $? "ICMP frag-needed sent during the transfer: $(grep sent "$tmp/icmp")"
+rc=$?
+wait $undrop
+tap_result $rc "ICMP frag-needed sent during the transfer: $(grep sent "$tmp/icmp")"
 tap_xfer "$out" "transfer with a PMTU drop completes, SHA-256 matches"
 ip -n $NS_A route get $ADDR_B | grep -q "mtu 1280"
 tap_result $? "A's route to B has mtu 1280: $(ip -n $NS_A route get $ADDR_B | xargs)"
@@ -155,13 +172,22 @@ frag=$(($(snmp $NS_A Ip FragCreates) - frag))
 [ "$frag" -gt 0 ]; tap_result $? "later segments left as IP fragments ($frag)"
 
 # The same over IPv6: an ICMPv6 "packet too big".
+tap_check "B drops Tonic DATA for a moment" bash -c \
+	"tc -n $NS_B qdisc add dev vb clsact &&
+	 tc -n $NS_B filter add dev vb ingress protocol ipv6 u32 \
+		match ip6 protocol 17 0xff match u16 $P 0xffff at 42 \
+		match u8 4 0xff at 52 action drop"
 ip netns exec $NS_B timeout 120 $WIRE frag-needed vb "$P" 1280 6 >"$tmp/icmp6" 2>&1 &
 icmp_pid=$!
 for i in $(seq 200); do grep -q ready "$tmp/icmp6" && break; sleep 0.05; done
 frag=$(ip netns exec $NS_A awk '$1 == "Ip6FragCreates" { print $2 }' /proc/net/snmp6)
+(wait_gone $icmp_pid; tc -n $NS_B qdisc del dev vb clsact) &
+undrop=$!
 out=$(client -6 -a $ADDR6_B -p 7102 -b 5000000 -s 8)
 wait $icmp_pid
-tap_result $? "ICMPv6 packet-too-big sent during the transfer: $(grep sent "$tmp/icmp6")"
+rc=$?
+wait $undrop
+tap_result $rc "ICMPv6 packet-too-big sent during the transfer: $(grep sent "$tmp/icmp6")"
 tap_xfer "$out" "IPv6 transfer with a PMTU drop completes, SHA-256 matches"
 ip -6 -n $NS_A route get $ADDR6_B | grep -q "mtu 1280"
 tap_result $? "A's IPv6 route to B has mtu 1280: $(ip -6 -n $NS_A route get $ADDR6_B | xargs)"

@@ -115,7 +115,12 @@ def checksum(b):
 
 
 def icmp_error(iface, port, mtu, fam, ptype=4, code=4):
-    """Answer the first Tonic packet of @ptype with an ICMP error."""
+    """Answer the first Tonic packet of @ptype with an ICMP error.
+
+    As a router that dropped it: the test drops it at IFACE's ingress
+    (after this capture), for a sender ignores an error about a packet
+    that was acknowledged (as TCP, issue 15).
+    """
     for frame in packets(iface, lambda: False):
         p = parse(frame)
         if not p or p[0] != fam or p[3] != 17 or p[6] or len(p[4]) < 8 + HDR:

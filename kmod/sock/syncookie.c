@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tonic for Linux: SYN cookies, both families.
+ *
+ * When a listener's request queue is full (net.tonic.syncookies 1) or
+ * always (2), its SYN-ACK carries in our ISN what the handshake must
+ * remember, and no request sock is kept; the client's final ACK (or its
+ * first DATA) brings it back in @ack, and the child is made from it, as
+ * tcp_conn_request() and cookie_v4_check() do for TCP.
+ *
+ * The ISN is count << 29 | (hash + data) mod 2^29, where count is the
+ * minute (mod 8; a cookie lives TONIC_COOKIE_AGE minutes), hash a keyed
+ * SipHash of the addresses, ports, the client's ISN and the minute, and
+ * data the 11 bits the listener chose: C as an index into
+ * tonic_cookie_segs (rounded down), log2(K), and the receiver signals
+ * (TONIC_SIG_ACK is implied).  The protocol is the listener's, resolved
+ * again.  A forged ACK passes with odds of 2^-18.
+ */
+#include <linux/log2.h>
+#include <linux/siphash.h>
+#include <net/inet_connection_sock.h>
+#include <net/ip.h>
+#include <net/ipv6.h>
+#include <net/request_sock.h>
+#include <net/sock.h>
+#include <net/tcp_states.h>
+
+#include "protocol.h"
+
+#define TONIC_COOKIE_BITS	29
+#define TONIC_COOKIE_MASK	((1U << TONIC_COOKIE_BITS) - 1)
+#define TONIC_COOKIE_AGE	2	/* minutes, TCP's MAX_SYNCOOKIE_AGE */
+/* a listener checks cookies this long after it last sent one (TCP's) */
+#define TONIC_COOKIE_RECENT_NS	(120ULL * NSEC_PER_SEC)
+
+/* data: bits 0-2 C index, 3-6 log2(K), 7-10 signals >> 1 */
+#define TONIC_COOKIE_DATA_BITS	11
+
+/* C a cookie can carry, ascending: a chosen C is rounded down to one. */
+static const u16 tonic_cookie_segs[] = {
+	TONIC_MIN_SEGMENT, 256, 536, 1024, 1204, 1424, 1444, 8900,
+};
+
+static siphash_aligned_key_t tonic_cookie_key;
+
+struct tonic_cookie_in {
+	__be32 addr[8];		/* local, remote (IPv4: first word each) */
+	__be16 lport;
+	__be16 rport;
+	u32 irs;
+	u32 count;
+};
+
+/* The connection's addresses and ports, from the packet @skb. */
+static void tonic_cookie_fill(struct tonic_cookie_in *in,
+			      const struct sk_buff *skb, u32 irs, u32 count)
+{
+	const struct tonichdr *th = tonic_hdr(skb);
+
+	memset(in, 0, sizeof(*in));
+	if (ip_hdr(skb)->version == 4) {
+		in->addr[0] = ip_hdr(skb)->daddr;
+		in->addr[4] = ip_hdr(skb)->saddr;
+#if IS_ENABLED(CONFIG_IPV6)
+	} else {
+		memcpy(&in->addr[0], &ipv6_hdr(skb)->daddr, 16);
+		memcpy(&in->addr[4], &ipv6_hdr(skb)->saddr, 16);
+#endif
+	}
+	in->lport = th->dest;
+	in->rport = th->source;
+	in->irs = irs;
+	in->count = count;
+}
+
+static u32 tonic_cookie_hash(const struct sk_buff *skb, u32 irs, u32 count)
+{
+	struct tonic_cookie_in in;
+
+	net_get_random_once(&tonic_cookie_key, sizeof(tonic_cookie_key));
+	tonic_cookie_fill(&in, skb, irs, count);
+	return siphash(&in, sizeof(in), &tonic_cookie_key);
+}
+
+static u32 tonic_cookie_time(void)
+{
+	return (u32)(ktime_get_seconds() / 60);
+}
+
+bool tonic_cookie_want(const struct sock *sk)
+{
+	int mode = READ_ONCE(tonic_sk_net(sk)->syncookies);
+
+	return mode == 2 || (mode == 1 && inet_csk_reqsk_queue_is_full(sk));
+}
+
+void tonic_cookie_make(struct sock *sk, struct request_sock *req,
+		       const struct sk_buff *skb)
+{
+	struct tonic_request_sock *treq = tonic_rsk(req);
+	u32 data, count = tonic_cookie_time();
+	unsigned int i = ARRAY_SIZE(tonic_cookie_segs) - 1;
+
+	while (i && tonic_cookie_segs[i] > treq->seg_size)
+		i--;
+	treq->seg_size = tonic_cookie_segs[i];
+	treq->window = rounddown_pow_of_two(treq->window);
+	treq->signals = (treq->signals & TONIC_SIGNALS_KNOWN) | TONIC_SIG_ACK;
+	data = i | ilog2(treq->window) << 3 | (treq->signals >> 1) << 7;
+	treq->iss = count << TONIC_COOKIE_BITS |
+		    ((tonic_cookie_hash(skb, treq->irs, count) + data) &
+		     TONIC_COOKIE_MASK);
+	WRITE_ONCE(tonic_sk(sk)->cookie_at, tonic_now());
+	TONIC_SK_INC_STATS(sk, TONIC_MIB_SYNCOOKIES_SENT);
+}
+
+/* The data of a cookie, or -1 if it is not one of ours or too old. */
+static int tonic_cookie_data(const struct sk_buff *skb, u32 cookie, u32 irs)
+{
+	u32 now = tonic_cookie_time();
+	u32 age = (now - (cookie >> TONIC_COOKIE_BITS)) &
+		  (~0U >> TONIC_COOKIE_BITS);
+	u32 data;
+
+	if (age > TONIC_COOKIE_AGE)
+		return -1;
+	data = (cookie - tonic_cookie_hash(skb, irs, now - age)) &
+	       TONIC_COOKIE_MASK;
+	if (data >> TONIC_COOKIE_DATA_BITS || (data >> 3 & 15) > 8)
+		return -1;
+	return data;
+}
+
+struct sock *tonic_cookie_check(struct sock *sk, struct sk_buff *skb)
+{
+	const struct tonic_af_ops *af = tonic_af(sk);
+	const struct tonichdr *th = tonic_hdr(skb);
+	struct tonic_request_sock *treq;
+	struct inet_request_sock *ireq;
+	struct request_sock *req;
+	struct sock *child;
+	bool own_req;
+	u64 sent;
+	int data;
+
+	if (th->type != TONIC_PKT_ACK && th->type != TONIC_PKT_DATA)
+		return ERR_PTR(-ENOENT);
+	if (!READ_ONCE(tonic_sk_net(sk)->syncookies))
+		return ERR_PTR(-ENOENT);
+	/* As tcp_synq_no_recent_overflow(): no cookie sent lately, none due */
+	sent = READ_ONCE(tonic_sk(sk)->cookie_at);
+	if (READ_ONCE(tonic_sk_net(sk)->syncookies) != 2 &&
+	    (!sent || tonic_now() - sent > TONIC_COOKIE_RECENT_NS))
+		return ERR_PTR(-ENOENT);
+
+	data = tonic_cookie_data(skb, ntohl(th->ack) - 1, ntohl(th->seq) - 1);
+	if (data < 0) {
+		TONIC_SK_INC_STATS(sk, TONIC_MIB_SYNCOOKIES_FAILED);
+		return ERR_PTR(-ENOENT);
+	}
+
+	req = inet_reqsk_alloc(sk->sk_prot->rsk_prot, sk, false);
+	if (!req)
+		return NULL;
+	ireq = inet_rsk(req);
+	treq = tonic_rsk(req);
+	ireq->ir_mark = inet_request_mark(sk, skb);
+	ireq->ir_rmt_port = th->source;
+	ireq->ir_num = ntohs(th->dest);
+	af->init_req(req, sk, skb);
+	if (security_inet_conn_request(sk, skb, req))
+		goto free;
+	treq->iss = ntohl(th->ack) - 1;
+	treq->irs = ntohl(th->seq) - 1;
+	treq->seg_size = tonic_cookie_segs[data & 7];
+	treq->window = 1U << (data >> 3 & 15);
+	treq->signals = (data >> 7) << 1 | TONIC_SIG_ACK;
+	treq->synack_at = 0;		/* no RTT sample */
+	tonic_proto_resolve(sock_net(sk), tonic_sk(sk)->proto_name,
+			    &treq->proto_ops, treq->proto_used);
+	TONIC_SK_INC_STATS(sk, TONIC_MIB_SYNCOOKIES_RECV);
+
+	/* As tcp_get_cookie_sock(). */
+	child = af->syn_recv_sock(sk, skb, req, NULL, NULL, &own_req);
+	if (child && !own_req) {
+		/* An earlier packet of this handshake made the child (it
+		 * waited in our backlog with this one); it was destroyed.
+		 */
+		bh_unlock_sock(child);
+		sock_put(child);
+		child = NULL;
+	}
+	if (child) {
+		refcount_set(&req->rsk_refcnt, 1);
+		if (inet_csk_reqsk_queue_add(sk, req, child)) {
+			TONIC_SK_INC_STATS(sk, TONIC_MIB_PASSIVE_OPENS);
+			return child;
+		}
+		bh_unlock_sock(child);
+		sock_put(child);
+	}
+free:
+	__reqsk_free(req);
+	return NULL;
+}
