@@ -51,3 +51,5 @@ TONIC_MIB(DELAYED_ACKS, DelayedAcks)		/* ACKs sent by the delayed-ACK timer */
 TONIC_MIB(TIMER_MISSING, TimerMissing)		/* a connection owed progress with no timer armed */
 TONIC_MIB(EARLY_TIMERS, EarlyTimers)		/* early timers expired (loss probes, reordering) */
 TONIC_MIB(UDP_FALLBACK, UdpFallback)		/* connect/listen on raw IP: UDP port not bound */
+TONIC_MIB(GSO_PACKETS, GsoPackets)		/* UDP GSO super-packets sent (2 or more segments) */
+TONIC_MIB(GSO_SEGS, GsoSegs)			/* data segments sent inside super-packets */

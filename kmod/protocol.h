@@ -77,6 +77,7 @@ struct tonic_mib {
  * @rto_max_ms: highest retransmission timeout (the backoff's cap)
  * @encap: wire of new connections: TONIC_ENCAP_UDP or TONIC_ENCAP_IP
  * @udp_port: the UDP port P of the UDP wire (both ends use the same)
+ * @gso_segs: most datagrams in one UDP GSO super-packet; 1 = no GSO
  * @udp_lock: serialises opening and closing @udp_sock4 and @udp_sock6
  * @udp_sock4: kernel UDP tunnel socket bound to @udp_bound (or NULL)
  * @udp_sock6: the same for IPv6
@@ -105,6 +106,7 @@ struct tonic_net {
 	int rto_max_ms;
 	int encap;
 	int udp_port;
+	int gso_segs;
 	struct mutex udp_lock;
 	struct socket *udp_sock4;
 	struct socket *udp_sock6;
@@ -843,16 +845,76 @@ void tonic_resend_syn(struct sock *sk);
 void tonic_send_ctl(struct sock *sk, int type, u32 seq, u32 sack, u8 flags,
 		    u32 grant);
 /**
+ * struct tonic_gso - a UDP GSO super-packet being built
+ * @first: the first datagram, sent alone if no second one joins it
+ * @head: the super-packet: no data of its own, the datagrams on its
+ *	frag_list (NULL while there is one datagram)
+ * @last: the last datagram on @head's frag_list
+ * @mss: a full datagram, Tonic header + C: the skb's gso_size
+ * @max_segs: most datagrams in one super-packet; 0 = no GSO
+ * @max_len: most bytes of datagrams in one super-packet
+ * @segs: datagrams so far
+ * @len: their bytes
+ * @last_len: bytes of the newest datagram (only a full one may be followed)
+ */
+struct tonic_gso {
+	struct sk_buff *first;
+	struct sk_buff *head;
+	struct sk_buff *last;
+	u32 mss;
+	u32 max_segs;
+	u32 max_len;
+	u32 segs;
+	u32 len;
+	u32 last_len;
+};
+/**
+ * tonic_transmit() - hand a packet of @sk to its family's output
+ * @sk: the socket
+ * @skb: the packet, its Tonic header in place (or a GSO super-packet)
+ *
+ * Return: 0 or a negative errno (net_xmit_eval()).
+ */
+int tonic_transmit(struct sock *sk, struct sk_buff *skb);
+/**
  * tonic_xmit_seg() - build a packet from a send-buffer segment and send it
  * @sk: the socket
  * @seg: relative segment number, must be announced and unacknowledged
  * @rtx: this is a retransmission
  * @ackreq: ask the receiver to acknowledge it at once (the last segment
  *	written so far; retransmissions always ask)
+ * @gso: a super-packet being built (tonic_gso_begin()) to add the packet
+ *	to, sent by tonic_gso_end(); NULL or one without GSO: send it now
  *
  * Return: 0 or a negative errno.
  */
-int tonic_xmit_seg(struct sock *sk, u32 seg, bool rtx, bool ackreq);
+int tonic_xmit_seg(struct sock *sk, u32 seg, bool rtx, bool ackreq,
+		   struct tonic_gso *gso);
+
+
+/**
+ * tonic_gso_begin() - start collecting the datagrams of one tonic_tx()
+ * @sk: the socket, locked
+ * @g: the collection; GSO stays off (max_segs 0) on raw IP, through
+ *	IPsec or with net.tonic.gso_segs = 1
+ */
+void tonic_gso_begin(struct sock *sk, struct tonic_gso *g);
+/**
+ * tonic_gso_add() - add a data packet to the super-packet being built
+ * @sk: the socket, locked
+ * @g: the collection
+ * @skb: the packet, Tonic header in place, not yet sent
+ *
+ * Sends what was collected first when @skb cannot join it (the previous
+ * datagram was short, or a limit is reached).
+ */
+void tonic_gso_add(struct sock *sk, struct tonic_gso *g, struct sk_buff *skb);
+/**
+ * tonic_gso_end() - send what was collected
+ * @sk: the socket, locked
+ * @g: the collection, empty afterwards
+ */
+void tonic_gso_end(struct sock *sk, struct tonic_gso *g);
 /**
  * tonic_make_synack() - build a SYN-ACK for @req
  * @sk: the listener

@@ -55,3 +55,7 @@ TONIC_SETTING(rto_max_ms, RTO_MAX_MS, 120000, 1, 120000)
 TONIC_SETTING(encap, ENCAP, tonic_default_encap, 0, 1)
 /* UDP port P of the UDP wire, the same at both ends */
 TONIC_SETTING(udp_port, UDP_PORT, TONIC_UDP_PORT, 1, 65535)
+/* most datagrams in one UDP GSO super-packet (UDP wire); 1 = one skb
+ * per segment.  Super-packets also stop at 64 KB (IP's length field).
+ */
+TONIC_SETTING(gso_segs, GSO_SEGS, 64, 1, 64)

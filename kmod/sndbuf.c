@@ -276,8 +276,10 @@ static void tonic_tx(struct sock *sk, u64 now)
 {
 	struct tonic_sock *tsk = tonic_sk(sk);
 	struct tonic_seg_desc d[TONIC_TX_BATCH];
+	struct tonic_gso gso;
 	unsigned int n, i;
 
+	tonic_gso_begin(sk, &gso);
 	do {
 		n = tonic_engine_tx(tsk->eng, now, d, ARRAY_SIZE(d));
 		if (n)
@@ -296,9 +298,10 @@ static void tonic_tx(struct sock *sk, u64 now)
 			 */
 			tonic_xmit_seg(sk, d[i].seg, d[i].rtx,
 				       d[i].seg + 1 == tsk->snd_ann &&
-				       !tsk->ann_skb && !tsk->writing);
+				       !tsk->ann_skb && !tsk->writing, &gso);
 		}
 	} while (n == ARRAY_SIZE(d));
+	tonic_gso_end(sk, &gso);
 }
 
 static bool tonic_can_send_data(const struct sock *sk)
