@@ -459,6 +459,15 @@ void tonic_ack_rcv(struct sock *sk, u32 ack, u32 sack, u8 flags, u32 grant,
 	}
 	tonic_notify(sk);
 push:
+	/*
+	 * ACKs from the backlog (the user held the lock): one push for all
+	 * of them from release_cb, so that the segments they let go leave
+	 * together (one UDP GSO super-packet) rather than a few per ACK.
+	 */
+	if (sock_owned_by_user(sk)) {
+		set_bit(TONIC_DEFER_PUSH, &tsk->deferred);
+		return;
+	}
 	tonic_push(sk);
 }
 
@@ -557,6 +566,7 @@ int tonic_sndbuf_append(struct sock *sk, struct msghdr *msg, size_t size,
 			long *timeo)
 {
 	struct tonic_sock *tsk = tonic_sk(sk);
+	u32 batch = 1, full = 0;
 	size_t copied = 0;
 	int err = 0;
 
@@ -567,6 +577,12 @@ int tonic_sndbuf_append(struct sock *sk, struct msghdr *msg, size_t size,
 	}
 	sk_clear_bit(SOCKWQ_ASYNC_NOSPACE, sk);
 	tsk->writing = true;
+	/* On the UDP wire, full segments go to the engine a super-packet's
+	 * worth at a time (as TCP fills a 64 KB skb before pushing it).
+	 */
+	if (tsk->udp && READ_ONCE(tonic_sk_net(sk)->gso_segs) > 1)
+		batch = clamp_t(u32, 0xffff / (TONIC_HDR_LEN + tsk->seg_size), 1,
+				READ_ONCE(tonic_sk_net(sk)->gso_segs));
 
 	while (copied < size) {
 		struct sk_buff *skb = tsk->ann_skb ?
@@ -630,8 +646,10 @@ int tonic_sndbuf_append(struct sock *sk, struct msghdr *msg, size_t size,
 		}
 		pfrag->offset += copy;
 		copied += copy;
-		if (skb->len >= tsk->seg_size)
+		if (skb->len >= tsk->seg_size && ++full >= batch) {
+			full = 0;
 			tonic_push(sk);
+		}
 		continue;
 wait:
 		set_bit(SOCK_NOSPACE, &sk->sk_socket->flags);
