@@ -463,8 +463,8 @@ for p in "${paths[@]}"; do
 				prof_label=$sname
 				[ "$pname" != "${profile_paths%% *}" ] && prof_label=$sname.$pname
 				run_one "$pname" "$netem" "$sname" "$sargs" stream
+				cat /proc/kallsyms >"$out/kallsyms.$prof_label.txt"
 				prof_label=
-				cat /proc/kallsyms >"$out/kallsyms.$sname.txt"
 			elif [ "$pname" = "$profile_path" ] && [ "$rep" = 1 ] &&
 			   [ "$profiler" = perf ] && command -v perf >/dev/null; then
 				# perf.data on the guest's tmpfs: writing it to the
