@@ -96,9 +96,11 @@ def summarize(meta, runs):
                          for x in ok if x["client"]["tx"]])
                     # Segments per skb (bench-vm.sh's counters, clean paths).
                     sg = [r["segs"] for r in rs if not r.get("error") and r.get("segs")]
-                    for end in ("tx", "rx"):
-                        v = median([x[end + "_segs"] / x[end + "_skbs"] for x in sg
-                                    if x.get(end + "_skbs")])
+                    # Received: wire packets over skbs (runs before the
+                    # IpExt counters were read have no rx_pkts: n/a).
+                    for end, num in (("tx", "tx_segs"), ("rx", "rx_pkts")):
+                        v = median([x[num] / x[end + "_skbs"] for x in sg
+                                    if x.get(end + "_skbs") and x.get(num) is not None])
                         if v is not None:
                             row[end + "_segs_per_skb"] = v
                 if mode == "rr" and ok:
@@ -381,7 +383,8 @@ def segs_section(rows):
            "the device) and GRO on. Segments per skb at the sender's IP output: TCP "
            "`OutSegs / Ip OutRequests`, Tonic `SegsOut` over its data skbs (a UDP GSO "
            "super-packet is one: `SegsOut - GsoSegs + GsoPackets`); at the receiver's IP "
-           "input: TCP `InSegs` or Tonic `SegsIn` over `Ip InReceives`. Instructions per "
+           "input: wire packets (`IpExt` `In*Pkts`, which count each segment of a GRO "
+           "packet) over skbs (`Ip InReceives`). Instructions per "
            "segment: tcgprof, all guest instructions of the profiled run over its payload "
            "in 1448-byte units.", "",
            "| path | stack | goodput Mb/s | CPU s/GB | segs/skb sent | segs/skb received "

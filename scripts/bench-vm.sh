@@ -109,17 +109,18 @@ set_offloads() {
 	ip netns exec $B ethtool -K vb $k >/dev/null 2>&1
 }
 
-# snap NS: NS's IP and TCP counters (IpOutRequests, TcpInSegs, ...) and
-# Tonic's (/proc/net/tonic_stat) as one JSON object.
+# snap NS: NS's IP and TCP counters (IpOutRequests, TcpInSegs,
+# IpExtInNoECTPkts, ...) and Tonic's (/proc/net/tonic_stat) as one JSON
+# object.
 snap() {
-	local files=/proc/net/snmp
+	local files="/proc/net/snmp /proc/net/netstat"
 
 	[ -e /proc/net/tonic_stat ] && files="$files /proc/net/tonic_stat"
 	# shellcheck disable=SC2086
 	ip netns exec "$1" awk '
-		($1 == "Ip:" || $1 == "Tcp:") && !($1 in h) {
+		($1 == "Ip:" || $1 == "Tcp:" || $1 == "IpExt:") && !($1 in h) {
 			h[$1] = 1; for (i = 2; i <= NF; i++) n[$1, i] = $i; next }
-		$1 == "Ip:" || $1 == "Tcp:" {
+		$1 == "Ip:" || $1 == "Tcp:" || $1 == "IpExt:" {
 			for (i = 2; i <= NF; i++)
 				printf "%s\"%s%s\": %s", (c++ ? ", " : "{"),
 					substr($1, 1, length($1) - 1), n[$1, i], $i
@@ -300,8 +301,12 @@ run_one() { # run_one PATH NETEM STACK STACK_ARGS MODE
 		 | def d($x; $y; $k): (($y[$k] // 0) - ($x[$k] // 0));
 		   # Segments and skbs at the sender'"'"'s IP output (Tonic: data
 		   # segments, a super-packet one skb) and at the receiver'"'"'s IP
-		   # input (GRO packets one skb).
-		   (if $a0 == null or $a1 == null or $b0 == null or $b1 == null then null
+		   # input: wire packets (IpExt In*Pkts count a GRO packet'"'"'s
+		   # segments) over skbs (Ip InReceives counts it once).
+		   (if $b0 == null or $b1 == null then {} else
+			{rx_pkts: (d($b0; $b1; "IpExtInNoECTPkts") + d($b0; $b1; "IpExtInECT1Pkts") +
+				   d($b0; $b1; "IpExtInECT0Pkts") + d($b0; $b1; "IpExtInCEPkts"))} end) as $rx
+		 | (if $a0 == null or $a1 == null or $b0 == null or $b1 == null then null
 		    elif ($stack | startswith("tonic")) then
 			{tx_segs: d($a0; $a1; "SegsOut"),
 			 tx_skbs: (d($a0; $a1; "SegsOut") - d($a0; $a1; "GsoSegs") +
@@ -310,7 +315,8 @@ run_one() { # run_one PATH NETEM STACK STACK_ARGS MODE
 		    else
 			{tx_segs: d($a0; $a1; "TcpOutSegs"), tx_skbs: d($a0; $a1; "IpOutRequests"),
 			 rx_segs: d($b0; $b1; "TcpInSegs"), rx_skbs: d($b0; $b1; "IpInReceives")}
-		    end) as $segs
+		    end) as $segs0
+		 | ($segs0 | if . == null then null else . + $rx end) as $segs
 		 | (if $err != "" then $err
 		    elif ($r | type) != "object" then
 			"tonic-perf exited \($rc) without a result: \($stderr)"
