@@ -882,8 +882,6 @@ void tonic_release_cb(struct sock *sk)
 		tonic_timer_work(sk);
 		__sock_put(sk);
 	}
-	if (test_and_clear_bit(TONIC_DEFER_PUSH, &tsk->deferred))
-		tonic_push(sk);
 	if (test_and_clear_bit(TONIC_DEFER_ARM, &tsk->deferred))
 		__tonic_timer_update(sk);
 }

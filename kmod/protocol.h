@@ -139,7 +139,6 @@ struct tonic_engine;
 enum {
 	TONIC_DEFER_TIMER,		/* run tonic_timer_work() from release_cb */
 	TONIC_DEFER_ARM,		/* re-arm the timer from release_cb */
-	TONIC_DEFER_PUSH,		/* tonic_push() from release_cb (backlog ACKs) */
 };
 
 /* Each socket owns one engine instance holding one flow, with this id. */

@@ -460,14 +460,13 @@ void tonic_ack_rcv(struct sock *sk, u32 ack, u32 sack, u8 flags, u32 grant,
 	tonic_notify(sk);
 push:
 	/*
-	 * ACKs from the backlog (the user held the lock): one push for all
-	 * of them from release_cb, so that the segments they let go leave
-	 * together (one UDP GSO super-packet) rather than a few per ACK.
+	 * Not deferred to release_cb for the ACKs of a backlog, though one
+	 * push would let their segments go as one super-packet: release_cb
+	 * runs with BHs off and the socket spinlock held, so the peer's
+	 * softirq takes the datagrams only after an ACK on the other CPU
+	 * has sent later ones: the reordering made rack resend 6 % of a
+	 * clean-path bulk transfer spuriously (issue 14, stage 2).
 	 */
-	if (sock_owned_by_user(sk)) {
-		set_bit(TONIC_DEFER_PUSH, &tsk->deferred);
-		return;
-	}
 	tonic_push(sk);
 }
 
