@@ -462,10 +462,10 @@ push:
 	/*
 	 * Not deferred to release_cb for the ACKs of a backlog, though one
 	 * push would let their segments go as one super-packet: release_cb
-	 * runs with BHs off and the socket spinlock held, so the peer's
-	 * softirq takes the datagrams only after an ACK on the other CPU
-	 * has sent later ones: the reordering made rack resend 6 % of a
-	 * clean-path bulk transfer spuriously (issue 14, stage 2).
+	 * runs with BHs off and the socket spinlock held, and with it rack
+	 * resent 6 % of a clean-path bulk transfer, all spuriously: most
+	 * likely the datagrams waited in this CPU's backlog while an ACK
+	 * on the other CPU sent later ones (issue 14, stage 2).
 	 */
 	tonic_push(sk);
 }
