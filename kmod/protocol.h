@@ -82,6 +82,7 @@ struct tonic_mib {
  * @syncookies: 0 never, 1 when a listener's request queue is full, 2 always
  * @challenge_stamp: the second (jiffies / HZ) @challenge_count is for
  * @challenge_count: challenge ACKs left in that second
+ * @gso_segs: most datagrams in one UDP GSO super-packet; 1 = no GSO
  * @udp_lock: serialises opening and closing @udp_sock4 and @udp_sock6
  * @udp_sock4: kernel UDP tunnel socket bound to @udp_bound (or NULL)
  * @udp_sock6: the same for IPv6
@@ -114,6 +115,7 @@ struct tonic_net {
 	int syncookies;
 	u32 challenge_stamp;
 	u32 challenge_count;
+	int gso_segs;
 	struct mutex udp_lock;
 	struct socket *udp_sock4;
 	struct socket *udp_sock6;
@@ -926,16 +928,76 @@ void tonic_resend_syn(struct sock *sk);
 void tonic_send_ctl(struct sock *sk, int type, u32 seq, u32 sack, u8 flags,
 		    u32 grant);
 /**
+ * struct tonic_gso - a UDP GSO super-packet being built
+ * @first: the first datagram, sent alone if no second one joins it
+ * @head: the super-packet: no data of its own, the datagrams on its
+ *	frag_list (NULL while there is one datagram)
+ * @last: the last datagram on @head's frag_list
+ * @mss: a full datagram, Tonic header + C: the skb's gso_size
+ * @max_segs: most datagrams in one super-packet; 0 = no GSO
+ * @max_len: most bytes of datagrams in one super-packet
+ * @segs: datagrams so far
+ * @len: their bytes
+ * @last_len: bytes of the newest datagram (only a full one may be followed)
+ */
+struct tonic_gso {
+	struct sk_buff *first;
+	struct sk_buff *head;
+	struct sk_buff *last;
+	u32 mss;
+	u32 max_segs;
+	u32 max_len;
+	u32 segs;
+	u32 len;
+	u32 last_len;
+};
+/**
+ * tonic_transmit() - hand a packet of @sk to its family's output
+ * @sk: the socket
+ * @skb: the packet, its Tonic header in place (or a GSO super-packet)
+ *
+ * Return: 0 or a negative errno (net_xmit_eval()).
+ */
+int tonic_transmit(struct sock *sk, struct sk_buff *skb);
+/**
  * tonic_xmit_seg() - build a packet from a send-buffer segment and send it
  * @sk: the socket
  * @seg: relative segment number, must be announced and unacknowledged
  * @rtx: this is a retransmission
  * @ackreq: ask the receiver to acknowledge it at once (the last segment
  *	written so far; retransmissions always ask)
+ * @gso: a super-packet being built (tonic_gso_begin()) to add the packet
+ *	to, sent by tonic_gso_end(); NULL or one without GSO: send it now
  *
  * Return: 0 or a negative errno.
  */
-int tonic_xmit_seg(struct sock *sk, u32 seg, bool rtx, bool ackreq);
+int tonic_xmit_seg(struct sock *sk, u32 seg, bool rtx, bool ackreq,
+		   struct tonic_gso *gso);
+
+
+/**
+ * tonic_gso_begin() - start collecting the datagrams of one tonic_tx()
+ * @sk: the socket, locked
+ * @g: the collection; GSO stays off (max_segs 0) on raw IP, through
+ *	IPsec or with net.tonic.gso_segs = 1
+ */
+void tonic_gso_begin(struct sock *sk, struct tonic_gso *g);
+/**
+ * tonic_gso_add() - add a data packet to the super-packet being built
+ * @sk: the socket, locked
+ * @g: the collection
+ * @skb: the packet, Tonic header in place, not yet sent
+ *
+ * Sends what was collected first when @skb cannot join it (the previous
+ * datagram was short, or a limit is reached).
+ */
+void tonic_gso_add(struct sock *sk, struct tonic_gso *g, struct sk_buff *skb);
+/**
+ * tonic_gso_end() - send what was collected
+ * @sk: the socket, locked
+ * @g: the collection, empty afterwards
+ */
+void tonic_gso_end(struct sock *sk, struct tonic_gso *g);
 /**
  * tonic_make_synack() - build a SYN-ACK for @req
  * @sk: the listener
@@ -1237,7 +1299,7 @@ int tonic_v4_udp_err(struct sk_buff *skb, u32 info, int offset);
 int tonic_v6_udp_rcv(struct sk_buff *skb);
 int tonic_v6_udp_err(struct sk_buff *skb, u32 info, int offset);
 
-/* ipv4.c / ipv6.c */
+/* sock/ipv4.c / sock/ipv6.c */
 /**
  * tonic_ipv4_init() - register proto, protosw and the IP protocol handler
  *

@@ -15,9 +15,11 @@ retransmissions; RPC latency percentiles from the pooled histograms of all
 repetitions. Ratios are Tonic / TCP cubic on the same path. Nothing is
 invented: a missing measurement is "n/a (reason)".
 """
+import glob
 import json
 import math
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -92,6 +94,15 @@ def summarize(meta, runs):
                     row["retrans_pct"] = median(
                         [100.0 * x["retrans_bytes"] / x["client"]["tx"]
                          for x in ok if x["client"]["tx"]])
+                    # Segments per skb (bench-vm.sh's counters, clean paths).
+                    sg = [r["segs"] for r in rs if not r.get("error") and r.get("segs")]
+                    # Received: wire packets over skbs (runs before the
+                    # IpExt counters were read have no rx_pkts: n/a).
+                    for end, num in (("tx", "tx_segs"), ("rx", "rx_pkts")):
+                        v = median([x[num] / x[end + "_skbs"] for x in sg
+                                    if x.get(end + "_skbs") and x.get(num) is not None])
+                        if v is not None:
+                            row[end + "_segs_per_skb"] = v
                 if mode == "rr" and ok:
                     q, n = pooled_quantiles([x.get("latency_hist_ns") or [] for x in ok],
                                             (0.5, 0.99, 0.999))
@@ -148,6 +159,13 @@ def goals(rows, stacks):
         ("retransmitted on the reorder path <= 0.1 %", "reorder", "retrans_pct", min, None,
          "<=", 0.1),
         ("CPU s/GB <= TCP's (bulk, 0 % loss)", "clean", "cpu_s_per_gb", min, 1.0, "<=", None),
+        ("instructions per segment <= TCP's (bulk, 0 % loss)", "clean", "insn_per_seg", min,
+         1.0, "<=", None),
+        # The NIC path (issue 14): GSO in software before the device, GRO.
+        ("NIC path: bulk goodput >= TCP", "clean-nic", "goodput_mbps", max, 1.0, ">=", None),
+        ("NIC path: CPU s/GB <= TCP's", "clean-nic", "cpu_s_per_gb", min, 1.0, "<=", None),
+        ("NIC path: instructions per segment <= TCP's", "clean-nic", "insn_per_seg", min,
+         1.0, "<=", None),
     ]
     out = []
     for stack in [s for s in stacks if s.startswith("tonic")]:
@@ -160,6 +178,13 @@ def goals(rows, stacks):
                                        "no measurement")})
             continue
         for name, path, key, pick, factor, op, absolute in defs:
+            # Goals of a path only some stacks run (clean-nic), or of a
+            # measurement only some runs have (profiles), for those only.
+            if (path == "clean-nic" or key == "insn_per_seg") and \
+                    get(path, stack, "stream_runs") in (None, 0):
+                continue
+            if key == "insn_per_seg" and get(path, stack, key) is None:
+                continue
             tv = [get(path, s, key) for s in tcp]
             tv = [v for v in tv if v is not None]
             mine = get(path, stack, key)
@@ -366,6 +391,48 @@ def programs_table(recs):
     return out
 
 
+def profiles(bench_dir, rows):
+    """Instructions per segment from the tcgprof reports (profile.*.txt)."""
+    for f in glob.glob(os.path.join(bench_dir, "profile.*.txt")):
+        with open(f) as fh:
+            text = fh.read(4000)
+        m = re.search(r"^# tcgprof (\S+), bulk on path (\S+)", text, re.M)
+        n = re.search(r"([\d,]+) instructions per segment", text)
+        if not m or not n:
+            continue
+        label, path = m.group(1), m.group(2)
+        stack = label[:-len(path) - 1] if label.endswith("." + path) else label
+        row = next((r for r in rows if r["path"] == path and r["stack"] == stack), None)
+        if row is not None:
+            row["insn_per_seg"] = float(n.group(1).replace(",", ""))
+
+
+def segs_section(rows):
+    """Segments per skb, CPU and instructions per segment, clean paths."""
+    have = [r for r in rows if r["path"] in ("clean", "clean-nic")
+            and (r.get("tx_segs_per_skb") is not None or r.get("insn_per_seg") is not None)]
+    if not have:
+        return []
+    out = ["", "## Segments per skb: all offloads off (`clean`) and the NIC path (`clean-nic`)",
+           "",
+           "`clean`: TSO, GSO, UDP segmentation and GRO off on both veths; `clean-nic`: GSO "
+           "on with TSO and `tx-udp-segmentation` off (packets cut in software just before "
+           "the device) and GRO on. Segments per skb at the sender's IP output: TCP "
+           "`OutSegs / Ip OutRequests`, Tonic `SegsOut` over its data skbs (a UDP GSO "
+           "super-packet is one: `SegsOut - GsoSegs + GsoPackets`); at the receiver's IP "
+           "input: wire packets (`IpExt` `In*Pkts`, which count each segment of a GRO "
+           "packet) over skbs (`Ip InReceives`). Instructions per "
+           "segment: tcgprof, all guest instructions of the profiled run over its payload "
+           "in 1448-byte units.", "",
+           "| path | stack | goodput Mb/s | CPU s/GB | segs/skb sent | segs/skb received "
+           "| instructions/segment |", "|---|---|---|---|---|---|---|"]
+    for r in have:
+        out.append(f"| {r['path']} | {r['stack']} | {fmt(r.get('goodput_mbps'))} | "
+                   f"{fmt(r.get('cpu_s_per_gb'))} | {fmt(r.get('tx_segs_per_skb'))} | "
+                   f"{fmt(r.get('rx_segs_per_skb'))} | {fmt(r.get('insn_per_seg'))} |")
+    return out
+
+
 def main():
     if len(sys.argv) != 3:
         print("usage: bench-report.py BENCH_DIR RESULTS_DIR", file=sys.stderr)
@@ -383,6 +450,7 @@ def main():
         except OSError:
             pass
     paths, stacks, rows = summarize(meta, runs)
+    profiles(bench_dir, rows)
     gs = goals(rows, stacks)
     os.makedirs(results_dir, exist_ok=True)
     lines, notes = table(paths, stacks, rows)
@@ -416,6 +484,7 @@ def main():
                "| stack | p50 us | p99 us |", "|---|---|---|"]
         md += [f"| {r['stack']} | {fmt(r['rpcd_p50_us'], 0)} | {fmt(r['rpcd_p99_us'], 0)} |"
                for r in dl]
+    md += segs_section(rows)
     md += apps_section(bench_dir)
     md += ["", "## Goals (against the better of TCP cubic and reno, or absolute)", ""] + glines
     if pngs:

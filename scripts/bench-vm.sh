@@ -22,10 +22,20 @@
 # in BENCH_BUDGET seconds, default 600),
 # BENCH_PATHS / BENCH_STACKS (space-separated subsets by name),
 # BENCH_TONIC_PROGS (program names, instead of asking `tonic prog list`),
-# BENCH_PROFILE=1 or =PATH (profile the first bulk run of each stack at
-# 1 % loss, or on PATH: with BENCH_PROFILER=tcgprof, set by
+# BENCH_PROFILE=1 or ="PATH..." (profile the first bulk run of each stack
+# at 1 % loss, or on each PATH: with BENCH_PROFILER=tcgprof, set by
 # scripts/bench.sh when qemu has the tcgprof plugin, the run is framed for
-# the plugin; otherwise perf record -a).
+# the plugin; otherwise perf record -a), BENCH_NIC_STACKS (the stacks run
+# on clean-nic; default tonic, tcp-cubic and tcp-reno).
+#
+# Two network configurations, the same for every stack.  Every path but
+# clean-nic has all offloads off: TSO, GSO, UDP segmentation and GRO, so
+# TCP's GSO packets and Tonic's UDP GSO super-packets are cut before the
+# veth and nobody gets GRO.  clean-nic models a NIC without TSO/USO: the
+# sender cuts its GSO packets in software just before the device (GSO on,
+# TSO and tx-udp-segmentation off), and the receiver has GRO on.  It has
+# no netem: netem on the receiver's ingress (set_path) would see GRO's
+# packets and drop TCP's 64 KB aggregates whole.
 set -u
 out=${1:?usage: bench-vm.sh OUT_DIR}
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -45,6 +55,7 @@ runs=$out/runs.jsonl
 # and delay hit data and acknowledgements alike; empty = no qdisc).
 ALL_PATHS=(
 	"clean|"
+	"clean-nic|"
 	"loss0.1|delay 100us loss 0.1%"
 	"loss1|delay 100us loss 1%"
 	"loss5|delay 100us loss 5%"
@@ -78,16 +89,45 @@ setup_net() {
 	ip -n $B addr add 10.77.0.2/24 dev vb &&
 	ip -n $A link set lo up && ip -n $B link set lo up &&
 	ip -n $A link set va up && ip -n $B link set vb up || return 1
-	# Packets on the veth are wire-sized: TCP's GSO packets are cut
-	# before they leave, nobody gets GRO.
-	ip netns exec $A ethtool -K va tso off gso off gro off >/dev/null 2>&1
-	ip netns exec $B ethtool -K vb tso off gso off gro off >/dev/null 2>&1
+	set_offloads off
 	# netem runs where packets arrive, on an ifb fed by the veth's
 	# ingress (set_path): an egress qdisc would see TCP's GSO packets
 	# before they are cut (GSO is always on for TCP) and drop 64 KB
 	# bursts whole, one loss event where Tonic gets about 45.
 	ip -n $A link add ifa type ifb && ip -n $A link set ifa up &&
 	ip -n $B link add ifb type ifb && ip -n $B link set ifb up
+}
+
+# set_offloads off|nic: the network configuration (see the top).
+set_offloads() {
+	local k="tso off gso off gro off tx-udp-segmentation off"
+
+	[ "$1" = nic ] && k="tso off tx-udp-segmentation off gso on gro on"
+	# shellcheck disable=SC2086
+	ip netns exec $A ethtool -K va $k >/dev/null 2>&1
+	# shellcheck disable=SC2086
+	ip netns exec $B ethtool -K vb $k >/dev/null 2>&1
+}
+
+# snap NS: NS's IP and TCP counters (IpOutRequests, TcpInSegs,
+# IpExtInNoECTPkts, ...) and Tonic's (/proc/net/tonic_stat) as one JSON
+# object.
+snap() {
+	local files="/proc/net/snmp /proc/net/netstat"
+
+	[ -e /proc/net/tonic_stat ] && files="$files /proc/net/tonic_stat"
+	# shellcheck disable=SC2086
+	ip netns exec "$1" awk '
+		($1 == "Ip:" || $1 == "Tcp:" || $1 == "IpExt:") && !($1 in h) {
+			h[$1] = 1; for (i = 2; i <= NF; i++) n[$1, i] = $i; next }
+		$1 == "Ip:" || $1 == "Tcp:" || $1 == "IpExt:" {
+			for (i = 2; i <= NF; i++)
+				printf "%s\"%s%s\": %s", (c++ ? ", " : "{"),
+					substr($1, 1, length($1) - 1), n[$1, i], $i
+			next }
+		FILENAME ~ /tonic_stat/ && NF == 2 {
+			printf "%s\"%s\": %s", (c++ ? ", " : "{"), $1, $2 }
+		END { print (c ? "}" : "{}") }' $files 2>/dev/null || echo null
 }
 
 set_path() {
@@ -229,7 +269,13 @@ run_one() { # run_one PATH NETEM STACK STACK_ARGS MODE
 		err="tonic-perf server did not start"
 	fi
 	: >"$f.out"
+	local a0=null a1=null b0=null b1=null
 	if [ -z "$err" ]; then
+		# Segments per skb: the counters of both ends around a clean
+		# bulk run.
+		if [ "$mode" = stream ] && [ -z "$netem" ]; then
+			a0=$(snap $A) b0=$(snap $B)
+		fi
 		# The tcgprof plugin on the host polls this file (every 20 ms):
 		# its window is the client's whole run, setup to final drain.
 		[ -n "$prof_label" ] && echo "start $prof_label" >"$out/tcgprof.ctl"
@@ -242,6 +288,7 @@ run_one() { # run_one PATH NETEM STACK STACK_ARGS MODE
 			echo "stop $prof_label" >"$out/tcgprof.ctl"
 			echo "$path ${f##*/}" >"$out/tcgprof.$prof_label.run"
 		fi
+		[ "$a0" != null ] && a1=$(snap $A) b1=$(snap $B)
 	fi
 	tail -n 1 "$f.out" >"$f.json"
 	# One jq per run (processes are slow to start under TCG): the record
@@ -249,7 +296,27 @@ run_one() { # run_one PATH NETEM STACK STACK_ARGS MODE
 	rec=$(jq -rn --arg path "$path" --arg netem "$netem" --arg stack "$stack" \
 		--arg mode "$mode" --arg args "$sargs $margs" --arg rep "$rep" --arg err "$err" \
 		--arg rc "$rc" --arg stderr "$(tail -n 3 "$f.err" 2>/dev/null | tr '\n' ' ')" \
+		--argjson a0 "$a0" --argjson a1 "$a1" --argjson b0 "$b0" --argjson b1 "$b1" \
 		'(try input catch null) as $r
+		 | def d($x; $y; $k): (($y[$k] // 0) - ($x[$k] // 0));
+		   # Segments and skbs at the sender'"'"'s IP output (Tonic: data
+		   # segments, a super-packet one skb) and at the receiver'"'"'s IP
+		   # input: wire packets (IpExt In*Pkts count a GRO packet'"'"'s
+		   # segments) over skbs (Ip InReceives counts it once).
+		   (if $b0 == null or $b1 == null then {} else
+			{rx_pkts: (d($b0; $b1; "IpExtInNoECTPkts") + d($b0; $b1; "IpExtInECT1Pkts") +
+				   d($b0; $b1; "IpExtInECT0Pkts") + d($b0; $b1; "IpExtInCEPkts"))} end) as $rx
+		 | (if $a0 == null or $a1 == null or $b0 == null or $b1 == null then null
+		    elif ($stack | startswith("tonic")) then
+			{tx_segs: d($a0; $a1; "SegsOut"),
+			 tx_skbs: (d($a0; $a1; "SegsOut") - d($a0; $a1; "GsoSegs") +
+				   d($a0; $a1; "GsoPackets")),
+			 rx_segs: d($b0; $b1; "SegsIn"), rx_skbs: d($b0; $b1; "IpInReceives")}
+		    else
+			{tx_segs: d($a0; $a1; "TcpOutSegs"), tx_skbs: d($a0; $a1; "IpOutRequests"),
+			 rx_segs: d($b0; $b1; "TcpInSegs"), rx_skbs: d($b0; $b1; "IpInReceives")}
+		    end) as $segs0
+		 | ($segs0 | if . == null then null else . + $rx end) as $segs
 		 | (if $err != "" then $err
 		    elif ($r | type) != "object" then
 			"tonic-perf exited \($rc) without a result: \($stderr)"
@@ -257,7 +324,7 @@ run_one() { # run_one PATH NETEM STACK STACK_ARGS MODE
 		    else null end) as $e
 		 | ({path: $path, netem: $netem, stack: $stack, mode: $mode, args: $args,
 		     rep: ($rep | tonumber), result: (if ($r | type) == "object" then $r else null end),
-		     error: $e} | tojson),
+		     segs: $segs, error: $e} | tojson),
 		   (if $e then "FAILED: \($e)"
 		    elif $mode == "stream" then
 			"\($r.goodput_bps / 1e6 * 100 | round / 100) Mb/s, \($r.cpu_s_per_gb * 100 | round / 100) CPU s/GB, \($r.retrans_bytes) B retransmitted"
@@ -344,6 +411,11 @@ if [ -z "$reps" ]; then
 fi
 total=$((${#paths[@]} * ${#stacks[@]} * 2 * reps))
 want "${BENCH_PATHS:-}" clean && total=$((total + ${#stacks[@]} * reps))
+if want "${BENCH_PATHS:-}" clean-nic; then
+	n=0
+	for s in "${stacks[@]}"; do want "${BENCH_NIC_STACKS-tonic tcp-cubic tcp-reno}" "${s%%|*}" && n=$((n + 1)); done
+	total=$((total - ${#stacks[@]} * 2 * reps + n * reps))
+fi
 log "${#paths[@]} paths x ${#stacks[@]} stacks ($runnable runnable) x 2 modes x $reps runs of $dur s"
 
 jq -n --arg kernel "$(uname -r)" --arg date "$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
@@ -360,7 +432,7 @@ jq -n --arg kernel "$(uname -r)" --arg date "$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
 	  tonic_programs_not_loaded: ($skipped | split(" ") | map(select(. != ""))),
 	  paths: ($paths | split("\n") | map(select(. != "") | split("|") | {name: .[0], netem: .[1]})),
 	  stacks: ($stacks | split("\n") | map(select(. != "") | split("|") | {name: .[0], args: .[1]})),
-	  environment: "qemu TCG guest, 2 vCPUs, veth between two network namespaces, TSO/GSO/GRO off"}' \
+	  environment: "qemu TCG guest, 2 vCPUs, veth between two network namespaces, TSO/GSO/UDP segmentation/GRO off except on clean-nic (GSO in software before the device, GRO at the receiver)"}' \
 	>"$out/meta.json"
 
 # BENCH_PROFILE=1 profiles the first bulk run of each stack at 1 % loss,
@@ -371,27 +443,34 @@ jq -n --arg kernel "$(uname -r)" --arg date "$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
 # perf (fallback when qemu has no plugin): under TCG its cpu-clock samples
 # land almost all in the idle loop and hardly ever in tonic-perf, even
 # while getrusage charges both processes most of the run.
-profile_path=
+profile_paths=
 case ${BENCH_PROFILE:-0} in
 0 | "") ;;
-1) profile_path=loss1 ;;
-*) profile_path=$BENCH_PROFILE ;;
+1) profile_paths=loss1 ;;
+*) profile_paths=$BENCH_PROFILE ;;
 esac
+nic_stacks=${BENCH_NIC_STACKS-tonic tcp-cubic tcp-reno}
 rep=0
 for p in "${paths[@]}"; do
 	pname=${p%%|*}
 	netem=${p#*|}
 	set_path "$netem" || { log "cannot set netem '$netem' on $pname"; exit 1; }
+	if [ "$pname" = clean-nic ]; then set_offloads nic; else set_offloads off; fi
+	profile_path=
+	[ -n "$profile_paths" ] && want "$profile_paths" "$pname" && profile_path=$pname
 	for rep in $(seq "$reps"); do
 		for s in "${stacks[@]}"; do
 			sname=${s%%|*}
 			sargs=${s#*|}
+			[ "$pname" = clean-nic ] && ! want "$nic_stacks" "$sname" && continue
 			if [ "$pname" = "$profile_path" ] && [ "$rep" = 1 ] &&
 			   [ "$profiler" = tcgprof ]; then
+				# The first profiled path keeps the plain label.
 				prof_label=$sname
+				[ "$pname" != "${profile_paths%% *}" ] && prof_label=$sname.$pname
 				run_one "$pname" "$netem" "$sname" "$sargs" stream
+				cat /proc/kallsyms >"$out/kallsyms.$prof_label.txt"
 				prof_label=
-				cat /proc/kallsyms >"$out/kallsyms.$sname.txt"
 			elif [ "$pname" = "$profile_path" ] && [ "$rep" = 1 ] &&
 			   [ "$profiler" = perf ] && command -v perf >/dev/null; then
 				# perf.data on the guest's tmpfs: writing it to the
@@ -423,6 +502,8 @@ for p in "${paths[@]}"; do
 			else
 				run_one "$pname" "$netem" "$sname" "$sargs" stream
 			fi
+			# clean-nic is about bulk transfer.
+			[ "$pname" = clean-nic ] && continue
 			run_one "$pname" "$netem" "$sname" "$sargs" rr
 			[ "$pname" = clean ] &&
 				run_one "$pname" "$netem" "$sname" "$sargs" rrd
@@ -430,6 +511,7 @@ for p in "${paths[@]}"; do
 	done
 done
 set_path ""
+set_offloads off
 stop_server
 
 # ---- unmodified programs (issue 16) ----

@@ -56,3 +56,5 @@ TONIC_MIB(OOW_ICMPS, OutOfWindowIcmps)		/* ICMP errors ignored: quoted seq not i
 TONIC_MIB(SYNCOOKIES_SENT, SyncookiesSent)	/* SYN-ACKs sent as SYN cookies */
 TONIC_MIB(SYNCOOKIES_RECV, SyncookiesRecv)	/* valid SYN cookies received */
 TONIC_MIB(SYNCOOKIES_FAILED, SyncookiesFailed)	/* invalid SYN cookies received */
+TONIC_MIB(GSO_PACKETS, GsoPackets)		/* UDP GSO super-packets sent (2 or more segments) */
+TONIC_MIB(GSO_SEGS, GsoSegs)			/* data segments sent inside super-packets */

@@ -65,3 +65,7 @@ TONIC_SETTING(challenge_ack_limit, CHALLENGE_ACK_LIMIT, 1000, 0, 2147483647)
  * always (net.ipv4.tcp_syncookies)
  */
 TONIC_SETTING(syncookies, SYNCOOKIES, 1, 0, 2)
+/* most datagrams in one UDP GSO super-packet (UDP wire); 1 = one skb
+ * per segment.  Super-packets also stop at 64 KB (IP's length field).
+ */
+TONIC_SETTING(gso_segs, GSO_SEGS, 64, 1, 64)

@@ -54,7 +54,7 @@ static void tonic_fill_hdr(struct sock *sk, struct tonichdr *th, u8 type,
 	th->grant = 0;
 }
 
-static int tonic_transmit(struct sock *sk, struct sk_buff *skb)
+int tonic_transmit(struct sock *sk, struct sk_buff *skb)
 {
 	const struct inet_connection_sock *icsk = inet_csk(sk);
 	int err;
@@ -66,7 +66,8 @@ static int tonic_transmit(struct sock *sk, struct sk_buff *skb)
 	return net_xmit_eval(err);
 }
 
-int tonic_xmit_seg(struct sock *sk, u32 seg, bool rtx, bool ackreq)
+int tonic_xmit_seg(struct sock *sk, u32 seg, bool rtx, bool ackreq,
+		   struct tonic_gso *gso)
 {
 	struct tonic_sock *tsk = tonic_sk(sk);
 	struct sk_buff *oskb, *skb;
@@ -106,7 +107,14 @@ int tonic_xmit_seg(struct sock *sk, u32 seg, bool rtx, bool ackreq)
 	 */
 	skb->ignore_df = 1;
 
-	err = tonic_transmit(sk, skb);
+	if (gso && gso->max_segs) {
+		/* The UDP checksum will cover it; see tonic_udp_push(). */
+		th->check = 0;
+		tonic_gso_add(sk, gso, skb);
+		err = 0;
+	} else {
+		err = tonic_transmit(sk, skb);
+	}
 	tsk->stats.segs_out++;
 	TONIC_SK_INC_STATS(sk, TONIC_MIB_SEGS_OUT);
 	if (rtx) {

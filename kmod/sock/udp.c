@@ -258,7 +258,8 @@ void tonic_udp_net_exit(struct net *net)
 
 /*
  * Put the UDP header before a Tonic packet (whose own check stays 0: the
- * UDP checksum covers it).  Return: the datagram's length.
+ * UDP checksum covers it), or before a GSO super-packet of them (gso.c:
+ * each datagram's check is 0 already).  Return: the datagram's length.
  */
 static int tonic_udp_push(struct sock *sk, struct sk_buff *skb, __be16 sport)
 {
@@ -266,13 +267,23 @@ static int tonic_udp_push(struct sock *sk, struct sk_buff *skb, __be16 sport)
 	int len = skb->len + sizeof(struct udphdr);
 	struct udphdr *uh;
 
-	tonic_hdr(skb)->check = 0;
+	if (!skb_is_gso(skb))
+		tonic_hdr(skb)->check = 0;
 	uh = skb_push(skb, sizeof(*uh));
 	skb_reset_transport_header(skb);
 	uh->source = sport;
 	uh->dest = htons(READ_ONCE(tn->udp_port));
 	uh->len = htons(len);
-	skb->ip_summed = CHECKSUM_NONE;
+	if (skb_is_gso(skb)) {
+		/* udp_set_csum() puts the pseudo-header sum of @len in;
+		 * __udp_gso_segment() makes it each datagram's own.
+		 */
+		skb->ip_summed = CHECKSUM_PARTIAL;
+		skb->csum_start = skb_transport_header(skb) - skb->head;
+		skb->csum_offset = offsetof(struct udphdr, check);
+	} else {
+		skb->ip_summed = CHECKSUM_NONE;
+	}
 	return len;
 }
 
@@ -294,7 +305,8 @@ int tonic_udp4_output(struct sock *sk, struct sk_buff *skb, __be32 saddr,
 	iph->protocol = IPPROTO_UDP;
 	iph->saddr = saddr;
 	iph->daddr = daddr;
-	ip_select_ident(net, skb, sk);
+	/* One IP ID per datagram, as inet_gso_segment() numbers them. */
+	ip_select_ident_segs(net, skb, sk, skb_shinfo(skb)->gso_segs ?: 1);
 
 	memset(IPCB(skb), 0, sizeof(*IPCB(skb)));
 	skb->protocol = htons(ETH_P_IP);

@@ -154,11 +154,14 @@ netem_clear() {
 	return 0
 }
 
-# drop_every_data NS DEV N: drop every Nth Tonic data packet (total length
-# 1024..2047) leaving DEV in NS, deterministically.
+# drop_every_data NS DEV N [ingress]: drop every Nth Tonic data packet
+# (total length 1024..2047) leaving DEV in NS (or arriving: ingress),
+# deterministically.  Leaving, a filter sees a UDP GSO super-packet
+# whole (too long to match); arriving, the datagrams the peer's device
+# cut (tx-udp-segmentation off there) or it sent alone.
 drop_every_data() {
 	tc -n "$1" qdisc add dev "$2" clsact &&
-	tc -n "$1" filter add dev "$2" egress protocol ip u32 \
+	tc -n "$1" filter add dev "$2" "${4:-egress}" protocol ip u32 \
 		$TONIC_U32 match u16 0x0400 0xfc00 at 2 \
 		action gact ok random determ drop "$3"
 }

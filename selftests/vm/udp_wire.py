@@ -7,7 +7,10 @@
       SIGTERM, then write a JSON summary to OUT: UDP datagrams to PORT,
       raw Tonic packets (IP protocol 253), datagrams that do not hold
       exactly one Tonic header (UDP length != 8 + header + options +
-      payload), and the UDP source ports seen per Tonic connection.
+      payload), the UDP source ports seen per Tonic connection, and how
+      many datagrams' UDP checksums verify (csum_ok) or not (csum_bad:
+      with checksum offload on, a datagram seen before the device shows
+      only the pseudo-header sum, so this is for a veth with `tx off`).
       Prints "ready" once the socket is bound.
   udp_wire.py frag-needed IFACE PORT MTU [4|6]
       Wait for a Tonic DATA datagram to PORT arriving on IFACE over IPv4
@@ -73,7 +76,7 @@ def capture(iface, port, out):
     done = []
     signal.signal(signal.SIGTERM, lambda *_: done.append(1))
     sumry = {'udp4': 0, 'udp6': 0, 'raw': 0, 'bad': 0, 'frags': 0,
-             'other_dport': 0, 'conns': {}}
+             'other_dport': 0, 'csum_ok': 0, 'csum_bad': 0, 'conns': {}}
     for frame in packets(iface, lambda: done):
         p = parse(frame)
         if not p:
@@ -92,6 +95,8 @@ def capture(iface, port, out):
             sumry['other_dport'] += 1
             continue
         sumry['udp%d' % fam] += 1
+        ok = udp_csum_ok(fam, src, dst, l4[:ulen])
+        sumry['csum_ok' if ok else 'csum_bad'] += 1
         th = l4[8:]
         if ulen != len(l4) or len(th) < HDR or tonic_len(th) != len(th):
             sumry['bad'] += 1
@@ -112,6 +117,19 @@ def checksum(b):
     while s >> 16:
         s = (s & 0xffff) + (s >> 16)
     return ~s & 0xffff
+
+
+def udp_csum_ok(fam, src, dst, udp):
+    """The UDP checksum of a datagram verifies (0 = none counts as bad)."""
+    if udp[6:8] == b'\0\0':
+        return False
+    af = socket.AF_INET if fam == 4 else socket.AF_INET6
+    addrs = socket.inet_pton(af, src) + socket.inet_pton(af, dst)
+    if fam == 4:
+        pseudo = addrs + struct.pack('!BBH', 0, 17, len(udp))
+    else:
+        pseudo = addrs + struct.pack('!IxxxB', len(udp), 17)
+    return checksum(pseudo + udp) == 0
 
 
 def icmp_error(iface, port, mtu, fam, ptype=4, code=4):
