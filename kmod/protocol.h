@@ -472,13 +472,7 @@ static inline u64 tonic_now(void)
 /* sock/hash.c */
 extern struct inet_hashinfo tonic_hashinfo;
 extern struct inet_timewait_death_row tonic_death_row;
-/**
- * tonic_hash_init() - allocate the private bind/established/listen tables
- *
- * Return: 0 or a negative errno.
- */
 int tonic_hash_init(void);
-/** tonic_hash_exit() - free what tonic_hash_init() allocated */
 void tonic_hash_exit(void);
 
 /* sock/socket.c: protocol-independent socket operations */
@@ -489,314 +483,57 @@ DECLARE_PER_CPU(int, tonic_memory_per_cpu_fw_alloc);
 extern unsigned long tonic_memory_pressure;
 extern int sysctl_tonic_wmem[3];
 extern int sysctl_tonic_rmem[3];
-/**
- * tonic_enter_memory_pressure() - proto.enter_memory_pressure
- * @sk: the socket that hit the limit
- */
 void tonic_enter_memory_pressure(struct sock *sk);
-/**
- * tonic_orphans() - sockets closed by their user and not yet destroyed
- *
- * Return: the number, summed over CPUs.
- */
 unsigned int tonic_orphans(void);
 
-/**
- * tonic_socket_init() - set up memory accounting shared by both families
- *
- * Return: 0 or a negative errno.
- */
 int tonic_socket_init(void);
-/** tonic_socket_exit() - undo tonic_socket_init() */
 void tonic_socket_exit(void);
-/**
- * tonic_init_sock() - initialise a new Tonic socket (proto.init)
- * @sk: the socket
- *
- * Return: 0.
- */
 int tonic_init_sock(struct sock *sk);
-/**
- * tonic_init_child() - set up a listener's clone from its request
- * @newsk: the new child socket
- * @req: the request it answers: ISNs, what the handshake chose and, when
- *	the SYN-ACK was not resent, the first RTT sample
- */
 void tonic_init_child(struct sock *newsk, const struct request_sock *req);
-/**
- * tonic_handshake_rtt() - take the handshake's round trip as the first RTT
- * @sk: the socket
- * @sent_at: when the SYN or SYN-ACK it answers was sent (not resent: Karn)
- *
- * As TCP, so that TONIC_INFO has an RTT and the engine a first timeout of
- * 3 x RTT (RFC 6298 §2.2) before any data was acknowledged.
- */
 void tonic_handshake_rtt(struct sock *sk, u64 sent_at);
-/** tonic_destroy_sock() - release a socket's resources (proto.destroy) */
 void tonic_destroy_sock(struct sock *sk);
-/**
- * tonic_set_state() - change state; unhash on TCP_CLOSE
- * @sk: the socket, locked
- * @state: new TCP_* state
- */
 void tonic_set_state(struct sock *sk, int state);
-/**
- * tonic_done() - the connection is over: CLOSE, stop timers, destroy if orphaned
- * @sk: the socket, locked
- */
 void tonic_done(struct sock *sk);
-/**
- * tonic_close() - proto.close: FIN after the data, or a reset if unread
- *	data is discarded or SO_LINGER is {1, 0}; the socket is orphaned
- * @sk: the socket
- * @timeout: SO_LINGER time to wait for the FIN to be acknowledged
- */
 void tonic_close(struct sock *sk, long timeout);
-/**
- * tonic_disconnect() - proto.disconnect: abort (reset) and return to CLOSE
- * @sk: the socket, locked
- * @flags: unused
- *
- * Return: 0.
- */
 int tonic_disconnect(struct sock *sk, int flags);
-/**
- * tonic_shutdown() - proto.shutdown: SEND_SHUTDOWN queues the FIN
- * @sk: the socket, locked
- * @how: RCV_SHUTDOWN and/or SEND_SHUTDOWN
- */
 void tonic_shutdown(struct sock *sk, int how);
-/**
- * tonic_sendmsg() - proto.sendmsg: append to the send buffer
- * @sk: the socket
- * @msg: the data
- * @size: its length
- *
- * Return: bytes queued or a negative errno (EPIPE, EAGAIN, ...).
- */
 int tonic_sendmsg(struct sock *sk, struct msghdr *msg, size_t size);
-/**
- * tonic_recvmsg() - proto.recvmsg: read the in-order byte stream
- * @sk: the socket
- * @msg: destination
- * @len: bytes wanted
- * @flags: MSG_PEEK, MSG_WAITALL, MSG_DONTWAIT
- * @addr_len: unused
- *
- * Return: bytes read, 0 at EOF, or a negative errno.
- */
 int tonic_recvmsg(struct sock *sk, struct msghdr *msg, size_t len, int flags,
 		  int *addr_len);
-/**
- * tonic_setsockopt() - proto.setsockopt: SOL_TONIC options, TCP_NODELAY,
- *	everything else to the IP layer
- * @sk: the socket
- * @level: option level
- * @optname: option
- * @optval: value
- * @optlen: its length
- *
- * Return: 0 or the errno TCP would return.
- */
 int tonic_setsockopt(struct sock *sk, int level, int optname,
 		     sockptr_t optval, unsigned int optlen);
-/**
- * tonic_getsockopt() - proto.getsockopt: SOL_TONIC options and TONIC_INFO
- * @sk: the socket
- * @level: option level
- * @optname: option
- * @optval: user buffer
- * @optlen: in/out length
- *
- * Return: 0 or a negative errno.
- */
 int tonic_getsockopt(struct sock *sk, int level, int optname,
 		     char __user *optval, int __user *optlen);
-/**
- * tonic_ioctl() - proto.ioctl: SIOCINQ and SIOCOUTQ
- * @sk: the socket
- * @cmd: ioctl
- * @karg: result
- *
- * Return: 0, -EINVAL on a listener, or -ENOIOCTLCMD.
- */
 int tonic_ioctl(struct sock *sk, int cmd, int *karg);
-/**
- * tonic_poll() - proto_ops.poll, as tcp_poll()
- * @file: the file
- * @sock: the socket
- * @wait: poll table
- *
- * Return: EPOLL* mask.
- */
 __poll_t tonic_poll(struct file *file, struct socket *sock, poll_table *wait);
-/**
- * tonic_inet_listen() - proto_ops.listen
- * @sock: the socket
- * @backlog: bound on request socks and unaccepted children
- *
- * Return: 0 or -EINVAL.
- */
 int tonic_inet_listen(struct socket *sock, int backlog);
-/**
- * tonic_release_cb() - proto.release_cb: run deferred timer work and arm
- *	the timer (called by release_sock() with the spinlock held)
- * @sk: the socket
- */
 void tonic_release_cb(struct sock *sk);
-/**
- * tonic_write_space() - sk_write_space for stream accounting
- *	(sk_wmem_queued), a copy of the unexported sk_stream_write_space()
- * @sk: the socket
- */
 void tonic_write_space(struct sock *sk);
-/**
- * tonic_connection_established() - finish the handshake on @sk
- * @sk: socket entering TCP_ESTABLISHED, locked
- *
- * Starts the keepalive idle time, reports the flow over netlink and wakes
- * connect() waiters.  The engine flow is created later, at the first send
- * (tonic_flow_start() in sock/sndbuf.c), where allocation may sleep.
- *
- * Return: 0.
- */
 int tonic_connection_established(struct sock *sk);
-/**
- * tonic_reset() - the connection was reset by the peer or aborted
- * @sk: socket, locked
- * @err: errno reported to the user (ECONNRESET, ECONNREFUSED, ETIMEDOUT)
- */
 void tonic_reset(struct sock *sk, int err);
-/**
- * tonic_pick_seg_size() - C for a connection on route @dst
- * @sk: the socket (or listener)
- * @dst: its route
- * @wanted: the user's or peer's wish, 0 = none
- * @udp: the connection travels in UDP (8 more bytes of headers)
- *
- * Return: the segment size: path MTU minus headers, capped by @wanted.
- */
 u16 tonic_pick_seg_size(const struct sock *sk, const struct dst_entry *dst,
 			int wanted, bool udp);
-/**
- * tonic_default_window() - K wanted by @sk
- * @sk: the socket
- *
- * Return: TONIC_WINDOW if set, else net.tonic.window.
- */
 u16 tonic_default_window(const struct sock *sk);
 
 /* sock/input.c */
-/**
- * tonic_rcv() - protocol-independent receive of one packet (backlog_rcv)
- * @sk: the socket, bh-locked or owned
- * @skb: the packet; data at the Tonic header, checksum verified
- *
- * Return: 0 (the skb is consumed).
- */
 int tonic_rcv(struct sock *sk, struct sk_buff *skb);
-/**
- * tonic_rcv_space() - the reader freed receive space; maybe send a window update
- * @sk: the socket, locked by the user
- */
 void tonic_rcv_space(struct sock *sk);
-/**
- * tonic_purge_ooo() - drop all out-of-order segments
- * @sk: the socket
- */
 void tonic_purge_ooo(struct sock *sk);
 
 /* sock/handshake.c: negotiation and the passive open, both families */
-/**
- * tonic_negotiate_syn() - the wishes an active open's SYN carries
- * @sk: socket being connected, routed by @dst
- * @dst: its route
- *
- * Sets C (path MTU and TONIC_SEGMENT_SIZE), K (TONIC_WINDOW or the
- * sysctl, rounded down to a power of two), the protocol and its signals.
- */
 void tonic_negotiate_syn(struct sock *sk, const struct dst_entry *dst);
-/**
- * tonic_negotiate_synack() - accept the listener's choice
- * @sk: socket in SYN_SENT
- * @opt: the SYN-ACK's options
- *
- * Return: 0, or -EINVAL if the options are malformed (nothing changed).
- */
 int tonic_negotiate_synack(struct sock *sk, const struct tonic_synopt *opt);
-/**
- * tonic_conn_request() - a SYN reached a listener: answer with a SYN-ACK
- *	from a new request sock (icsk_af_ops.conn_request, after the
- *	family's own checks)
- * @sk: the listener
- * @skb: the SYN
- * @af: the SYN's family (an IPv4 SYN to a dual-stack IPv6 listener:
- *	IPv4's, whose request sock, SYN-ACK and child are IPv4's)
- *
- * Context: softirq, listener bh-locked.  Return: 0 (SYNs that cannot be
- * answered are counted in ListenDrops).
- */
 int tonic_conn_request(struct sock *sk, struct sk_buff *skb,
 		       const struct tonic_af_ops *af);
-/**
- * tonic_child_clone() - clone a listener for a completed handshake
- * @sk: the listener
- * @req: the request sock
- *
- * Return: the child (bh-locked, set up by tonic_init_child(), an IPv6
- * child with its own IPv6 state), or NULL when the accept queue is full
- * (ListenDrops) or memory is short.
- */
 struct sock *tonic_child_clone(const struct sock *sk, struct request_sock *req);
-/**
- * tonic_child_hash() - give a new child its port and hash it
- * @sk: the listener
- * @newsk: the child, addresses set
- * @req_unhash: the request sock it replaces in the established table
- * @own_req: set when this child replaced it (not another CPU's)
- *
- * Return: 0, or a negative errno (then end @newsk with tonic_child_abort()).
- */
 int tonic_child_hash(const struct sock *sk, struct sock *newsk,
 		     struct request_sock *req_unhash, bool *own_req);
-/**
- * tonic_child_abort() - end a child that could not be set up
- * @newsk: the child from tonic_child_clone(), bh-locked (unlocked and
- *	destroyed here); free what it must not share with the request first
- */
 void tonic_child_abort(struct sock *newsk);
-/**
- * tonic_reqsk_send_reset() - request_sock_ops.send_reset of both families
- * @sk: the listener
- * @skb: the packet to answer
- * @reason: unused
- */
 void tonic_reqsk_send_reset(const struct sock *sk, struct sk_buff *skb,
 			    enum sk_rst_reason reason);
-/**
- * tonic_reqsk_send_ack() - request_sock_ops.send_ack: nothing to send
- * @sk: the listener
- * @skb: the packet
- * @req: the request sock
- */
 void tonic_reqsk_send_ack(const struct sock *sk, struct sk_buff *skb,
 			  struct request_sock *req);
-/**
- * tonic_syn_ack_timeout() - request_sock_ops.syn_ack_timeout: nothing to do
- * @req: the request sock
- */
 void tonic_syn_ack_timeout(const struct request_sock *req);
-/**
- * tonic_check_req() - a packet for a connection in the SYN-ACK phase
- * @sk: the listener
- * @skb: the packet
- * @req: the request sock
- * @stolen: set when another CPU completed the handshake first; the
- *	caller should look the packet up again
- *
- * Return: the child socket (bh-locked) once the handshake completes, or
- * NULL if the packet was consumed or must be dropped.
- */
 struct sock *tonic_check_req(struct sock *sk, struct sk_buff *skb,
 			     struct request_sock *req, bool *stolen);
 /**
@@ -811,120 +548,22 @@ int tonic_child_process(struct sock *parent, struct sock *child,
 			struct sk_buff *skb);
 
 /* sock/syncookie.c: SYN cookies, both families */
-/**
- * tonic_cookie_want() - answer the SYN reaching @sk with a SYN cookie?
- * @sk: the listener
- *
- * Return: true if net.tonic.syncookies is 2, or 1 and the request queue
- * is full.
- */
 bool tonic_cookie_want(const struct sock *sk);
-/**
- * tonic_cookie_make() - turn @req into a SYN cookie
- * @sk: the listener
- * @req: the request, negotiated; its C, K and signals are rounded to what
- *	a cookie carries, its ISN becomes the cookie (counted in
- *	SyncookiesSent).  The caller sends the SYN-ACK and frees @req.
- * @skb: the SYN
- */
 void tonic_cookie_make(struct sock *sk, struct request_sock *req,
 		       const struct sk_buff *skb);
-/**
- * tonic_cookie_check() - a packet for a listener may complete a cookie
- *	handshake
- * @sk: the listener, bh-locked
- * @skb: an ACK or DATA packet
- *
- * Return: the child (bh-locked, queued for accept()) if @skb carries a
- * valid cookie (SyncookiesRecv); NULL if it does but no child could be
- * made (drop @skb); ERR_PTR(-ENOENT) if it is no cookie
- * (SyncookiesFailed when cookies were recently sent): answer with a reset.
- */
 struct sock *tonic_cookie_check(struct sock *sk, struct sk_buff *skb);
 
 /* sock/demux.c: from the IP handler to a socket, both families */
-/**
- * tonic_demux() - receive one packet from IP (the families' handlers)
- * @skb: the packet, data at the Tonic header
- * @af: the family it arrived on
- *
- * Return: 0 (the skb is consumed).
- */
 int tonic_demux(struct sk_buff *skb, const struct tonic_af_ops *af);
-/**
- * tonic_sk_receive_skb() - hand a packet to its socket or its backlog
- * @sk: the socket found by the lookup
- * @skb: the packet
- * @refcounted: the lookup took a reference on @sk
- *
- * Return: 0 (the skb is consumed).
- */
 int tonic_sk_receive_skb(struct sock *sk, struct sk_buff *skb, bool refcounted);
-/**
- * tonic_hdr_bad() - sanity-check the header of a received packet
- * @skb: packet with data at the Tonic header
- *
- * Pulls the header (and SYN options) into the linear area.
- *
- * Return: true if the packet is malformed.
- */
 bool tonic_hdr_bad(struct sk_buff *skb);
-/**
- * tonic_err_full_sk() - may an ICMP error's socket be handled?
- * @sk: the socket the ICMP error's quote found (a reference held)
- * @seq: the quoted packet's seq (host order)
- * @abort: the error is one that ends a half-open connection (as
- *	tcp_req_err()'s)
- *
- * Return: true for a full socket; a timewait or request sock is released
- * and false returned (a request sock whose SYN-ACK is quoted and @abort
- * is dropped; another seq counts in OutOfWindowIcmps).
- */
 bool tonic_err_full_sk(struct sock *sk, u32 seq, bool abort);
-/**
- * tonic_err_seq_ok() - does an ICMP error quote a packet we have in flight?
- * @sk: a full socket, bh-locked
- * @seq: the quoted packet's seq (host order)
- *
- * As tcp_v4_err(): the SYN in SYN_SENT, else a seq in [snd_una, snd_ann]
- * (our FIN included).  Anything else is blind and counted in
- * OutOfWindowIcmps.
- *
- * Return: true if the error may be acted on.
- */
 bool tonic_err_seq_ok(struct sock *sk, u32 seq);
-/**
- * tonic_err_report() - an ICMP error that is not about the path MTU
- * @sk: the socket, bh-locked
- * @err: its errno
- *
- * A handshake fails at once (the socket is reset); an open connection
- * keeps trying and only records it in sk_err_soft.
- */
 void tonic_err_report(struct sock *sk, int err);
 
 /* sock/output.c */
-/**
- * tonic_send_syn() - send the SYN of an active open and arm its timer
- * @sk: socket in SYN_SENT, its wishes set by tonic_negotiate_syn()
- *
- * Return: 0 or a negative errno.
- */
 int tonic_send_syn(struct sock *sk);
-/**
- * tonic_resend_syn() - retransmit the SYN
- * @sk: socket in SYN_SENT
- */
 void tonic_resend_syn(struct sock *sk);
-/**
- * tonic_send_ctl() - send a control packet on an established socket
- * @sk: the socket
- * @type: TONIC_PKT_ACK, _FIN, _PROBE or _RST
- * @seq: seq field (relative segment number for FIN)
- * @sack: segment number reported (relative, peer numbering)
- * @flags: TONIC_F_*
- * @grant: grant tokens
- */
 void tonic_send_ctl(struct sock *sk, int type, u32 seq, u32 sack, u8 flags,
 		    u32 grant);
 /**
@@ -951,149 +590,31 @@ struct tonic_gso {
 	u32 len;
 	u32 last_len;
 };
-/**
- * tonic_transmit() - hand a packet of @sk to its family's output
- * @sk: the socket
- * @skb: the packet, its Tonic header in place (or a GSO super-packet)
- *
- * Return: 0 or a negative errno (net_xmit_eval()).
- */
 int tonic_transmit(struct sock *sk, struct sk_buff *skb);
-/**
- * tonic_xmit_seg() - build a packet from a send-buffer segment and send it
- * @sk: the socket
- * @seg: relative segment number, must be announced and unacknowledged
- * @rtx: this is a retransmission
- * @ackreq: ask the receiver to acknowledge it at once (the last segment
- *	written so far; retransmissions always ask)
- * @gso: a super-packet being built (tonic_gso_begin()) to add the packet
- *	to, sent by tonic_gso_end(); NULL or one without GSO: send it now
- *
- * Return: 0 or a negative errno.
- */
 int tonic_xmit_seg(struct sock *sk, u32 seg, bool rtx, bool ackreq,
 		   struct tonic_gso *gso);
 
 
-/**
- * tonic_gso_begin() - start collecting the datagrams of one tonic_tx()
- * @sk: the socket, locked
- * @g: the collection; GSO stays off (max_segs 0) on raw IP, through
- *	IPsec or with net.tonic.gso_segs = 1
- */
 void tonic_gso_begin(struct sock *sk, struct tonic_gso *g);
-/**
- * tonic_gso_add() - add a data packet to the super-packet being built
- * @sk: the socket, locked
- * @g: the collection
- * @skb: the packet, Tonic header in place, not yet sent
- *
- * Sends what was collected first when @skb cannot join it (the previous
- * datagram was short, or a limit is reached).
- */
 void tonic_gso_add(struct sock *sk, struct tonic_gso *g, struct sk_buff *skb);
-/**
- * tonic_gso_end() - send what was collected
- * @sk: the socket, locked
- * @g: the collection, empty afterwards
- */
 void tonic_gso_end(struct sock *sk, struct tonic_gso *g);
-/**
- * tonic_make_synack() - build a SYN-ACK for @req
- * @sk: the listener
- * @req: the request sock
- *
- * Return: the skb with the header filled in except the checksum, or NULL.
- */
 struct sk_buff *tonic_make_synack(const struct sock *sk, struct request_sock *req);
-/**
- * tonic_make_reset() - build a reset answering @rxskb from a control socket
- * @ctl_sk: the control socket
- * @rxskb: the packet that found no connection
- *
- * Return: the skb, checksum not yet filled in, or NULL.
- */
 struct sk_buff *tonic_make_reset(struct sock *ctl_sk, struct sk_buff *rxskb);
-/**
- * tonic_recv_window() - receive window to advertise now (segments)
- * @sk: the socket
- *
- * Return: segments the receiver can take after rcv_nxt.
- */
 u32 tonic_recv_window(const struct sock *sk);
 
 /* sock/sndbuf.c: the send buffer and the engine glue */
-/**
- * tonic_sndbuf_append() - copy user data to the tail of the send buffer
- * @sk: the socket, locked by the user
- * @msg: the data
- * @size: bytes wanted
- * @timeo: in/out send timeout for sk_stream_wait_memory()
- *
- * Return: bytes copied, or a negative errno if nothing was copied.
- */
 int tonic_sndbuf_append(struct sock *sk, struct msghdr *msg, size_t size,
 			long *timeo);
-/**
- * tonic_push() - announce what may be announced and transmit what the
- * engine selects
- * @sk: the socket, locked
- */
 void tonic_push(struct sock *sk);
-/**
- * tonic_ack_rcv() - feed an incoming ACK to the engine
- * @sk: the socket, locked
- * @ack: cumulative ack, relative to our numbering
- * @sack: selectively acked segment, relative
- * @flags: TONIC_F_* of the packet
- * @grant: grant tokens
- * @wnd: the peer's receive window
- */
 void tonic_ack_rcv(struct sock *sk, u32 ack, u32 sack, u8 flags, u32 grant,
 		   u32 wnd);
-/**
- * tonic_sndbuf_purge() - free the whole send buffer
- * @sk: the socket, locked
- */
 void tonic_sndbuf_purge(struct sock *sk);
-/**
- * tonic_all_acked() - every byte written was acknowledged
- * @sk: the socket
- *
- * Return: true if the send buffer is empty.
- */
 bool tonic_all_acked(const struct sock *sk);
-/**
- * tonic_flow_start() - create the engine flow of an established connection
- * @sk: the socket
- *
- * Return: 0 or -ENOMEM.
- */
 int tonic_flow_start(struct sock *sk);
-/**
- * tonic_flow_stop() - destroy the engine flow
- * @sk: the socket
- */
 void tonic_flow_stop(struct sock *sk);
-/**
- * tonic_flow_timer() - run the engine's timers and periodic work
- * @sk: the socket, locked
- * @now: current time, ns
- */
 void tonic_flow_timer(struct sock *sk, u64 now);
-/**
- * __tonic_get_info() - fill struct tonic_info (TONIC_INFO) for @sk
- * @sk: a Tonic socket; the caller holds its lock (owned or bh)
- * @info: filled in completely
- */
 void __tonic_get_info(struct sock *sk, struct tonic_info *info);
 
-/**
- * tonic_protocol_name() - the protocol name TONIC_PROTOCOL reports
- * @sk: the socket (locked)
- * @buf: TONIC_PROTO_NAME_MAX bytes: the name in use, else the chosen
- *	one, else the namespace default
- */
 void tonic_protocol_name(struct sock *sk, char *buf);
 
 u64 tonic_keepalive_at(const struct sock *sk);
@@ -1105,25 +626,8 @@ int tonic_tcp_setsockopt(struct sock *sk, int optname, sockptr_t optval,
 int tonic_tcp_getsockopt(struct sock *sk, int optname, char __user *optval,
 			 int __user *optlen);
 
-/**
- * tonic_flow_info() - fill the engine part of TONIC_INFO
- * @sk: the socket, locked
- * @info: output
- */
 void tonic_flow_info(struct sock *sk, struct tonic_info *info);
-/**
- * tonic_flush_pending() - a partial tail waits for its flush deadline
- * @sk: the socket, locked
- *
- * Return: true if tonic_sock.flush_at is a deadline the timer must honour.
- */
 bool tonic_flush_pending(const struct sock *sk);
-/**
- * tonic_probe_needed() - the peer's window stops us and nothing is in flight
- * @sk: the socket, locked
- *
- * Return: true if a window probe must be scheduled.
- */
 bool tonic_probe_needed(const struct sock *sk);
 /**
  * tonic_seg_before() - serial-number comparison of segment numbers
@@ -1149,209 +653,49 @@ static inline u32 tonic_snd_nxt(const struct tonic_sock *tsk)
 }
 
 /* sock/timer.c */
-/** tonic_timer_init() - set up the per-socket hrtimer */
 void tonic_timer_init(struct sock *sk);
-/**
- * tonic_timer_update() - (re)arm the timer for the earliest deadline
- * @sk: the socket, locked
- *
- * In process context (socket owned, spinlock not held) the arming is
- * deferred to tonic_release_cb().
- */
 void tonic_timer_update(struct sock *sk);
-/**
- * __tonic_timer_update() - tonic_timer_update() with the spinlock held
- * @sk: the socket
- */
 void __tonic_timer_update(struct sock *sk);
-/**
- * tonic_timer_stop() - cancel the timer (drops its sock ref if it was queued)
- * @sk: the socket
- */
 void tonic_timer_stop(struct sock *sk);
-/**
- * tonic_timer_work() - run everything that is due
- * @sk: the socket, locked
- */
 void tonic_timer_work(struct sock *sk);
 
 /* sock/udp.c */
-/**
- * tonic_udp_net_init() - open @net's UDP tunnel sockets if encap asks
- * @net: a new namespace, its settings at their defaults
- *
- * Return: 0; a port that cannot be bound leaves @net on raw IP.
- */
 int tonic_udp_net_init(struct net *net);
-/**
- * tonic_udp_net_exit() - close @net's UDP tunnel sockets
- * @net: namespace going away
- */
 void tonic_udp_net_exit(struct net *net);
-/**
- * tonic_udp_choose() - the wire of a new connection of @sk
- * @sk: a socket about to connect or listen, in process context
- *
- * Opens (or moves) the namespace's UDP tunnel sockets when
- * net.tonic.encap asks for UDP, and sets tonic_sk(@sk)->udp: UDP if
- * asked for and the port is bound, else raw IP (counted in UdpFallback).
- */
 void tonic_udp_choose(struct sock *sk);
-/**
- * tonic_udp_set_sport() - set the UDP source port of a connection
- * @sk: a connection with its addresses and ports set
- *
- * The port is a keyed hash of the addresses and Tonic ports, in
- * 49152..65535 (as RoCEv2's); the hash is also sk_txhash.
- */
 void tonic_udp_set_sport(struct sock *sk);
-/**
- * tonic_udp4_sport() - the UDP source port of an IPv4 Tonic flow
- * @saddr: local address
- * @daddr: remote address
- * @sport: local Tonic port
- * @dport: remote Tonic port
- *
- * Return: a port in 49152..65535, fixed for the four values.
- */
 __be16 tonic_udp4_sport(__be32 saddr, __be32 daddr, __be16 sport,
 			__be16 dport);
-/**
- * tonic_udp6_sport() - tonic_udp4_sport() for IPv6
- * @saddr: local address
- * @daddr: remote address
- * @sport: local Tonic port
- * @dport: remote Tonic port
- *
- * Return: a port in 49152..65535.
- */
 __be16 tonic_udp6_sport(const struct in6_addr *saddr,
 			const struct in6_addr *daddr, __be16 sport,
 			__be16 dport);
-/**
- * tonic_udp4_output() - push UDP and IPv4 headers and send
- * @sk: the sending socket (a connection, listener or control socket)
- * @skb: packet at its Tonic header, with its route set
- * @saddr: source address
- * @daddr: destination address
- * @sport: UDP source port
- * @tos: IP TOS (ECN bits included)
- * @df: set the IP DF bit
- *
- * The UDP checksum covers the datagram; the Tonic checksum is 0.
- *
- * Return: as ip_local_out().
- */
 int tonic_udp4_output(struct sock *sk, struct sk_buff *skb, __be32 saddr,
 		      __be32 daddr, __be16 sport, u8 tos, bool df);
-/**
- * tonic_udp4_queue_xmit() - icsk queue_xmit of an IPv4 UDP connection
- * @sk: the connection
- * @skb: packet at its Tonic header
- * @fl: the socket's flow (cork.fl)
- *
- * Return: as ip_queue_xmit().
- */
 int tonic_udp4_queue_xmit(struct sock *sk, struct sk_buff *skb,
 			  struct flowi *fl);
-/**
- * tonic_udp6_output() - push a UDP header and send with ip6_xmit()
- * @sk: the sending socket
- * @skb: packet at its Tonic header, with its route set
- * @fl6: the flow (addresses); its protocol becomes UDP
- * @sport: UDP source port
- * @opt: IPv6 options or NULL
- * @tclass: traffic class
- *
- * Return: as ip6_xmit().
- */
 int tonic_udp6_output(struct sock *sk, struct sk_buff *skb,
 		      struct flowi6 *fl6, __be16 sport,
 		      struct ipv6_txoptions *opt, int tclass);
-/**
- * tonic_udp6_queue_xmit() - icsk queue_xmit of an IPv6 UDP connection
- * @sk: the connection
- * @skb: packet at its Tonic header
- * @fl: unused (the route is the socket's)
- *
- * Return: as inet6_csk_xmit().
- */
 int tonic_udp6_queue_xmit(struct sock *sk, struct sk_buff *skb,
 			  struct flowi *fl);
-/**
- * tonic_v4_udp_rcv() - receive an IPv4 Tonic packet that came in UDP
- * @skb: the packet at its Tonic header (UDP header pulled, checksum
- *	verified by UDP)
- *
- * Return: 0 (consumed).  tonic_v6_udp_rcv() is the same for IPv6.
- */
 int tonic_v4_udp_rcv(struct sk_buff *skb);
-/**
- * tonic_v4_udp_err() - an ICMP error quoting a Tonic packet in UDP
- * @skb: the ICMP error, data at the quoted IP header
- * @info: as for an IP protocol's err_handler (the MTU of frag-needed)
- * @offset: from the quoted IP header to the quoted Tonic header
- *
- * Return: 0, or a negative errno when no connection matches.
- * tonic_v6_udp_err() is the same for IPv6.
- */
 int tonic_v4_udp_err(struct sk_buff *skb, u32 info, int offset);
 int tonic_v6_udp_rcv(struct sk_buff *skb);
 int tonic_v6_udp_err(struct sk_buff *skb, u32 info, int offset);
 
 /* sock/ipv4.c / sock/ipv6.c */
-/**
- * tonic_ipv4_init() - register proto, protosw and the IP protocol handler
- *
- * Return: 0, or -EBUSY if the protocol number is taken.
- */
 int tonic_ipv4_init(void);
-/**
- * tonic_v4_ctl_sock_create() - the raw socket that sends resets in @net
- * @net: namespace
- *
- * Return: 0 or a negative errno.
- */
 int tonic_v4_ctl_sock_create(struct net *net);
-/**
- * tonic_v4_ctl_sock_destroy() - undo tonic_v4_ctl_sock_create()
- * @net: namespace
- */
 void tonic_v4_ctl_sock_destroy(struct net *net);
-/**
- * tonic_v6_ctl_sock_create() - the IPv6 raw reset socket of @net
- * @net: namespace
- *
- * Return: 0 or a negative errno.
- */
 int tonic_v6_ctl_sock_create(struct net *net);
-/**
- * tonic_v6_ctl_sock_destroy() - undo tonic_v6_ctl_sock_create()
- * @net: namespace
- */
 void tonic_v6_ctl_sock_destroy(struct net *net);
 /* The IPv4 proto; IPv6's is a copy with its own entries (ipv6.c). */
 extern struct proto tonic_v4_prot;
 /* IPv4's family hooks; IPv4-mapped IPv6 sockets use them too (ipv6.c). */
 extern const struct tonic_af_ops tonic_ipv4_af_ops;
-/**
- * tonic_v6_child_pinfo() - give an IPv6 child its own IPv6 state
- * @sk: the listener
- * @newsk: its clone, which still points at the listener's ipv6_pinfo
- *
- * Called before anything can end the child: its destructor frees what
- * the ipv6_pinfo it points at holds.
- */
 void tonic_v6_child_pinfo(const struct sock *sk, struct sock *newsk);
-/** tonic_ipv4_exit() - undo tonic_ipv4_init() */
 void tonic_ipv4_exit(void);
-/**
- * tonic_ipv6_init() - the IPv6 counterpart of tonic_ipv4_init()
- *
- * Return: 0 or a negative errno.
- */
 int tonic_ipv6_init(void);
-/** tonic_ipv6_exit() - undo tonic_ipv6_init() */
 void tonic_ipv6_exit(void);
 
 /* ctl/netlink.c: the "tonic" generic netlink family */
@@ -1367,111 +711,31 @@ void tonic_nl_event_prog(const char *name, bool attached);
 
 /* ctl/mib.c */
 extern const char *const tonic_mib_names[__TONIC_MIB_MAX];
-/**
- * tonic_mib_read() - sum one counter over all CPUs
- * @net: namespace
- * @field: enum tonic_mib_field
- *
- * Return: the counter's value.
- */
 u64 tonic_mib_read(struct net *net, int field);
-/**
- * tonic_mib_net_init() - create /proc/net/tonic_stat in @net
- * @net: namespace
- *
- * Return: 0 or -ENOMEM.
- */
 int tonic_mib_net_init(struct net *net);
-/**
- * tonic_mib_net_exit() - remove /proc/net/tonic_stat from @net
- * @net: namespace
- */
 void tonic_mib_net_exit(struct net *net);
 
 /* ctl/pernet.c */
-/**
- * tonic_pernet_init() - register the per-namespace state
- *
- * Return: 0 or a negative errno.
- */
 int tonic_pernet_init(void);
-/** tonic_pernet_exit() - unregister it (runs every namespace's exit) */
 void tonic_pernet_exit(void);
 
 /* ctl/sysctl.c */
-/**
- * tonic_sysctl_net_init() - register net.tonic.* for @net
- * @net: the namespace
- *
- * Return: 0 or -ENOMEM.
- */
 int tonic_sysctl_net_init(struct net *net);
-/**
- * tonic_sysctl_net_exit() - unregister net.tonic.* of @net
- * @net: the namespace
- */
 void tonic_sysctl_net_exit(struct net *net);
 extern long sysctl_tonic_mem[3];
 
 /* progs/registry.c, progs/bpf_ops.c: protocols by name, BPF programs */
 struct tonic_proto_ops;
-/**
- * tonic_registry_init() - per-netns protocol selection and the BPF type
- *
- * Return: 0 or a negative errno.
- */
 int tonic_registry_init(void);
-/** tonic_registry_exit() - undo tonic_registry_init() */
 void tonic_registry_exit(void);
-/**
- * tonic_proto_select() - may @sk use protocol @name? (TONIC_PROTOCOL)
- * @sk: the socket
- * @name: NUL-terminated protocol name
- *
- * Return: 0, -ENOENT (no such protocol) or -EPERM (restricted).
- */
 int tonic_proto_select(const struct sock *sk, const char *name);
-/**
- * tonic_proto_lookup() - engine ops of a connection's protocol
- * @net: the connection's namespace
- * @name: the name its socket chose, or "" for the namespace default
- * @signals: set to the TONIC_SIG_* the protocol needs from the receiver
- *	(a program's own, TONIC_NEWRENO_SIGNALS for the built-in)
- * @used: set to the name actually used (TONIC_PROTO_NAME_MAX bytes)
- *
- * Context: any.  Return: ops valid for the module's lifetime, never NULL
- * (a protocol that is gone yields the built-in NewReno).
- */
 const struct tonic_proto_ops *tonic_proto_lookup(struct net *net,
 						 const char *name,
 						 u32 *signals, char *used);
-/**
- * tonic_proto_default() - the namespace default protocol's name
- * @net: namespace
- * @buf: TONIC_PROTO_NAME_MAX bytes
- */
 void tonic_proto_default(struct net *net, char *buf);
 
 void tonic_cgroup_protocol(char *name);
-/**
- * tonic_proto_set_default() - change the namespace default protocol
- * @net: namespace
- * @name: NUL-terminated name
- *
- * Return: 0 or -ENOENT.
- */
 int tonic_proto_set_default(struct net *net, const char *name);
-/**
- * tonic_proto_resolve() - pick a connection's protocol (SYN / SYN-ACK
- *	time; handshake.c)
- * @net: the connection's namespace
- * @name: TONIC_PROTOCOL of its socket ("" = the namespace default)
- * @ops: set to the protocol's engine ops, never NULL
- * @used: set to the name actually used (TONIC_PROTO_NAME_MAX bytes)
- *
- * Context: any, including softirq.
- * Return: the TONIC_SIG_* this end needs from the peer's receiver.
- */
 int tonic_copy_proto_name(sockptr_t optval, unsigned int optlen, char *name);
 u32 tonic_proto_resolve(struct net *net, const char *name,
 			const struct tonic_proto_ops **ops, char *used);

@@ -21,6 +21,13 @@ const char *const tonic_mib_names[__TONIC_MIB_MAX] = {
 #undef TONIC_MIB
 };
 
+/**
+ * tonic_mib_read() - sum one counter over all CPUs
+ * @net: namespace
+ * @field: enum tonic_mib_field
+ *
+ * Return: the counter's value.
+ */
 u64 tonic_mib_read(struct net *net, int field)
 {
 	struct tonic_net *tn = tonic_pernet(net);
@@ -48,6 +55,12 @@ static int tonic_stat_show(struct seq_file *seq, void *v)
 	return 0;
 }
 
+/**
+ * tonic_mib_net_init() - create /proc/net/tonic_stat in @net
+ * @net: namespace
+ *
+ * Return: 0 or -ENOMEM.
+ */
 int tonic_mib_net_init(struct net *net)
 {
 	if (!proc_create_net_single("tonic_stat", 0444, net->proc_net,
@@ -56,6 +69,10 @@ int tonic_mib_net_init(struct net *net)
 	return 0;
 }
 
+/**
+ * tonic_mib_net_exit() - remove /proc/net/tonic_stat from @net
+ * @net: namespace
+ */
 void tonic_mib_net_exit(struct net *net)
 {
 	remove_proc_entry("tonic_stat", net->proc_net);

@@ -92,11 +92,17 @@ static struct pernet_operations tonic_net_ops = {
 	.size	= sizeof(struct tonic_net),
 };
 
+/**
+ * tonic_pernet_init() - register the per-namespace state
+ *
+ * Return: 0 or a negative errno.
+ */
 int tonic_pernet_init(void)
 {
 	return register_pernet_subsys(&tonic_net_ops);
 }
 
+/** tonic_pernet_exit() - unregister it (runs every namespace's exit) */
 void tonic_pernet_exit(void)
 {
 	unregister_pernet_subsys(&tonic_net_ops);

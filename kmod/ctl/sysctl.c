@@ -35,6 +35,12 @@ static struct ctl_table tonic_sysctl_template[] = {
 };
 #undef TONIC_SETTING
 
+/**
+ * tonic_sysctl_net_init() - register net.tonic.* for @net
+ * @net: the namespace
+ *
+ * Return: 0 or -ENOMEM.
+ */
 int tonic_sysctl_net_init(struct net *net)
 {
 	struct tonic_net *tn = tonic_pernet(net);
@@ -57,6 +63,10 @@ int tonic_sysctl_net_init(struct net *net)
 	return 0;
 }
 
+/**
+ * tonic_sysctl_net_exit() - unregister net.tonic.* of @net
+ * @net: the namespace
+ */
 void tonic_sysctl_net_exit(struct net *net)
 {
 	struct tonic_net *tn = tonic_pernet(net);

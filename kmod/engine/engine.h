@@ -110,6 +110,7 @@ enum tonic_ctrl_flag {
  * @nack: the segment reported missing (NACK)
  * @grant: bytes of credit granted
  * @rtt_ns: an RTT sample measured by the caller (Karn's rule is its job)
+ * @reserved: zero (padding the layout explicitly)
  */
 struct tonic_ctrl_desc {
 	u32 flow_id;
@@ -130,6 +131,7 @@ struct tonic_ctrl_desc {
  * @len: bytes (C, or the sub-segment length for the final sub-segment)
  * @rtx: 1 if this is a retransmission
  * @rtx_cnt: saturating count of earlier transmissions (0..3)
+ * @reserved: zero (padding the layout explicitly)
  */
 struct tonic_seg_desc {
 	u32 flow_id;
@@ -180,6 +182,7 @@ struct tonic_proto_ops;
  *	capped at @rto_min_ns
  * @rto_low_segs: IRN's N; 0 = no low timeout, @rto_min_ns always applies
  * @ops: protocol; NULL = the built-in NewReno (tonic_newreno_ops)
+ * @reserved: zero (padding the layout explicitly)
  */
 struct tonic_flow_params {
 	u32 flow_id;
@@ -299,6 +302,7 @@ struct tonic_hook_out {
  * @acked: ring bitmap of selectively acked segments (bit = seg % K)
  * @rtx: ring bitmap of segments marked for retransmission
  * @out: the hook's outputs, zeroed before every call
+ * @reserved: zero (padding the layout explicitly)
  */
 struct tonic_flow_ctx {
 	u32 flow_id;
@@ -421,6 +425,7 @@ u32 tonic_ctx_count_acked(const struct tonic_flow_ctx *ctx, u32 from,
  * @probes: early (TONIC_OUT_PROBE) timer expiries handled
  * @acked_segs: segments acked (cumulatively or selectively)
  * @violations: hook outputs the engine had to clip
+ * @reserved: zero (padding the layout explicitly)
  */
 struct tonic_flow_stats {
 	u32 flow_id;

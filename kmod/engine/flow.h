@@ -29,8 +29,8 @@
 #define TF_NOTE_MASK	((TONIC_NOTIFY_HEAD | TONIC_NOTIFY_SUBSEG) << TF_NOTE_SHIFT)
 #define TF_INFIFO	(TF_ACTIVE | TF_READY | TF_NOTIFY)
 
-/**
- * struct tonic_flow - fixed per-flow state
+/*
+ * struct tonic_flow - fixed per-flow state (members described inline)
  *
  * Allocated cache-line aligned and laid out by who touches what (the
  * offsets are checked below):

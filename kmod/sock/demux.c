@@ -20,6 +20,14 @@
 
 #include "protocol.h"
 
+/**
+ * tonic_hdr_bad() - sanity-check the header of a received packet
+ * @skb: packet with data at the Tonic header
+ *
+ * Pulls the header (and SYN options) into the linear area.
+ *
+ * Return: true if the packet is malformed.
+ */
 bool tonic_hdr_bad(struct sk_buff *skb)
 {
 	u32 hlen;
@@ -33,9 +41,17 @@ bool tonic_hdr_bad(struct sk_buff *skb)
 	return tonic_pkt_check(tonic_hdr(skb), skb->len) != TONIC_PKT_OK;
 }
 
-/* __sk_receive_skb() without its rcvbuf check: the receive window and
- * tonic_data_rcv() bound memory, and ACKs must get through to a sender
- * whose receive queue is full.
+/**
+ * tonic_sk_receive_skb() - hand a packet to its socket or its backlog
+ * @sk: the socket found by the lookup
+ * @skb: the packet
+ * @refcounted: the lookup took a reference on @sk
+ *
+ * Return: 0 (the skb is consumed).
+ *
+ * __sk_receive_skb() without its rcvbuf check: the receive window and
+ * tonic_data_rcv() bound memory, and ACKs must get through to a sender whose
+ * receive queue is full.
  */
 int tonic_sk_receive_skb(struct sock *sk, struct sk_buff *skb, bool refcounted)
 {
@@ -113,6 +129,13 @@ static bool tonic_family_ok(const struct sock *sk,
 	return af->family == AF_INET;
 }
 
+/**
+ * tonic_demux() - receive one packet from IP (the families' handlers)
+ * @skb: the packet, data at the Tonic header
+ * @af: the family it arrived on
+ *
+ * Return: 0 (the skb is consumed).
+ */
 int tonic_demux(struct sk_buff *skb, const struct tonic_af_ops *af)
 {
 	struct net *net = dev_net(skb->dev);
@@ -203,6 +226,17 @@ static void tonic_req_err(struct request_sock *req, u32 seq, bool abort)
 	reqsk_put(req);
 }
 
+/**
+ * tonic_err_full_sk() - may an ICMP error's socket be handled?
+ * @sk: the socket the ICMP error's quote found (a reference held)
+ * @seq: the quoted packet's seq (host order)
+ * @abort: the error is one that ends a half-open connection (as
+ *	tcp_req_err()'s)
+ *
+ * Return: true for a full socket; a timewait or request sock is released
+ * and false returned (a request sock whose SYN-ACK is quoted and @abort
+ * is dropped; another seq counts in OutOfWindowIcmps).
+ */
 bool tonic_err_full_sk(struct sock *sk, u32 seq, bool abort)
 {
 	if (sk->sk_state == TCP_TIME_WAIT) {
@@ -216,6 +250,17 @@ bool tonic_err_full_sk(struct sock *sk, u32 seq, bool abort)
 	return true;
 }
 
+/**
+ * tonic_err_seq_ok() - does an ICMP error quote a packet we have in flight?
+ * @sk: a full socket, bh-locked
+ * @seq: the quoted packet's seq (host order)
+ *
+ * As tcp_v4_err(): the SYN in SYN_SENT, else a seq in [snd_una, snd_ann]
+ * (our FIN included).  Anything else is blind and counted in
+ * OutOfWindowIcmps.
+ *
+ * Return: true if the error may be acted on.
+ */
 bool tonic_err_seq_ok(struct sock *sk, u32 seq)
 {
 	const struct tonic_sock *tsk = tonic_sk(sk);
@@ -245,6 +290,14 @@ bool tonic_err_seq_ok(struct sock *sk, u32 seq)
 	return false;
 }
 
+/**
+ * tonic_err_report() - an ICMP error that is not about the path MTU
+ * @sk: the socket, bh-locked
+ * @err: its errno
+ *
+ * A handshake fails at once (the socket is reset); an open connection
+ * keeps trying and only records it in sk_err_soft.
+ */
 void tonic_err_report(struct sock *sk, int err)
 {
 	/* Only a handshake gives up at once; a connection keeps trying. */

@@ -36,6 +36,12 @@
 /* Ample for IPv4 or IPv6 with the UDP header: the length fields are 16 bits. */
 #define TONIC_GSO_MAX_LEN	(0xffff - sizeof(struct ipv6hdr) - sizeof(struct udphdr))
 
+/**
+ * tonic_gso_begin() - start collecting the datagrams of one tonic_tx()
+ * @sk: the socket, locked
+ * @g: the collection; GSO stays off (max_segs 0) on raw IP, through
+ *	IPsec or with net.tonic.gso_segs = 1
+ */
 void tonic_gso_begin(struct sock *sk, struct tonic_gso *g)
 {
 	const struct tonic_sock *tsk = tonic_sk(sk);
@@ -73,6 +79,11 @@ static bool tonic_gso_open(struct tonic_gso *g)
 	return true;
 }
 
+/**
+ * tonic_gso_end() - send what was collected
+ * @sk: the socket, locked
+ * @g: the collection, empty afterwards
+ */
 void tonic_gso_end(struct sock *sk, struct tonic_gso *g)
 {
 	struct sk_buff *head = g->head;
@@ -96,6 +107,15 @@ void tonic_gso_end(struct sock *sk, struct tonic_gso *g)
 	g->len = 0;
 }
 
+/**
+ * tonic_gso_add() - add a data packet to the super-packet being built
+ * @sk: the socket, locked
+ * @g: the collection
+ * @skb: the packet, Tonic header in place, not yet sent
+ *
+ * Sends what was collected first when @skb cannot join it (the previous
+ * datagram was short, or a limit is reached).
+ */
 void tonic_gso_add(struct sock *sk, struct tonic_gso *g, struct sk_buff *skb)
 {
 	struct sk_buff *head;

@@ -18,6 +18,17 @@
 
 #include "protocol.h"
 
+/**
+ * tonic_proto_resolve() - pick a connection's protocol (SYN / SYN-ACK
+ *	time; handshake.c)
+ * @net: the connection's namespace
+ * @name: TONIC_PROTOCOL of its socket ("" = the namespace default)
+ * @ops: set to the protocol's engine ops, never NULL
+ * @used: set to the name actually used (TONIC_PROTO_NAME_MAX bytes)
+ *
+ * Context: any, including softirq.
+ * Return: the TONIC_SIG_* this end needs from the peer's receiver.
+ */
 u32 tonic_proto_resolve(struct net *net, const char *name,
 			const struct tonic_proto_ops **ops, char *used)
 {
@@ -27,6 +38,14 @@ u32 tonic_proto_resolve(struct net *net, const char *name,
 	return signals;
 }
 
+/**
+ * tonic_negotiate_syn() - the wishes an active open's SYN carries
+ * @sk: socket being connected, routed by @dst
+ * @dst: its route
+ *
+ * Sets C (path MTU and TONIC_SEGMENT_SIZE), K (TONIC_WINDOW or the
+ * sysctl, rounded down to a power of two), the protocol and its signals.
+ */
 void tonic_negotiate_syn(struct sock *sk, const struct dst_entry *dst)
 {
 	struct tonic_sock *tsk = tonic_sk(sk);
@@ -63,6 +82,13 @@ static void tonic_negotiate_req(const struct sock *sk,
 	treq->seg_size = tonic_pick_seg_size(sk, dst, wanted, treq->udp);
 }
 
+/**
+ * tonic_negotiate_synack() - accept the listener's choice
+ * @sk: socket in SYN_SENT
+ * @opt: the SYN-ACK's options
+ *
+ * Return: 0, or -EINVAL if the options are malformed (nothing changed).
+ */
 int tonic_negotiate_synack(struct sock *sk, const struct tonic_synopt *opt)
 {
 	struct tonic_sock *tsk = tonic_sk(sk);
@@ -78,6 +104,18 @@ int tonic_negotiate_synack(struct sock *sk, const struct tonic_synopt *opt)
 	return 0;
 }
 
+/**
+ * tonic_conn_request() - a SYN reached a listener: answer with a SYN-ACK
+ *	from a new request sock (icsk_af_ops.conn_request, after the
+ *	family's own checks)
+ * @sk: the listener
+ * @skb: the SYN
+ * @af: the SYN's family (an IPv4 SYN to a dual-stack IPv6 listener:
+ *	IPv4's, whose request sock, SYN-ACK and child are IPv4's)
+ *
+ * Context: softirq, listener bh-locked.
+ * Return: 0 (SYNs that cannot be answered are counted in ListenDrops).
+ */
 int tonic_conn_request(struct sock *sk, struct sk_buff *skb,
 		       const struct tonic_af_ops *af)
 {
@@ -138,6 +176,15 @@ drop:
 	return 0;
 }
 
+/**
+ * tonic_child_clone() - clone a listener for a completed handshake
+ * @sk: the listener
+ * @req: the request sock
+ *
+ * Return: the child (bh-locked, set up by tonic_init_child(), an IPv6
+ * child with its own IPv6 state), or NULL when the accept queue is full
+ * (ListenDrops) or memory is short.
+ */
 struct sock *tonic_child_clone(const struct sock *sk, struct request_sock *req)
 {
 	struct sock *newsk;
@@ -155,6 +202,15 @@ struct sock *tonic_child_clone(const struct sock *sk, struct request_sock *req)
 	return newsk;
 }
 
+/**
+ * tonic_child_hash() - give a new child its port and hash it
+ * @sk: the listener
+ * @newsk: the child, addresses set
+ * @req_unhash: the request sock it replaces in the established table
+ * @own_req: set when this child replaced it (not another CPU's)
+ *
+ * Return: 0, or a negative errno (then end @newsk with tonic_child_abort()).
+ */
 int tonic_child_hash(const struct sock *sk, struct sock *newsk,
 		     struct request_sock *req_unhash, bool *own_req)
 {
@@ -172,29 +228,63 @@ int tonic_child_hash(const struct sock *sk, struct sock *newsk,
 	return 0;
 }
 
+/**
+ * tonic_child_abort() - end a child that could not be set up
+ * @newsk: the child from tonic_child_clone(), bh-locked (unlocked and
+ *	destroyed here); free what it must not share with the request first
+ */
 void tonic_child_abort(struct sock *newsk)
 {
 	inet_csk_prepare_forced_close(newsk);
 	tonic_done(newsk);
 }
 
+/**
+ * tonic_reqsk_send_reset() - request_sock_ops.send_reset of both families
+ * @sk: the listener
+ * @skb: the packet to answer
+ * @reason: unused
+ */
 void tonic_reqsk_send_reset(const struct sock *sk, struct sk_buff *skb,
 			    enum sk_rst_reason reason)
 {
 	tonic_af(sk)->send_reset(sock_net(sk), skb);
 }
 
-/* The handshake ends with the client's ACK: a request never acks. */
+/**
+ * tonic_reqsk_send_ack() - request_sock_ops.send_ack: nothing to send
+ * @sk: the listener
+ * @skb: the packet
+ * @req: the request sock
+ *
+ * The handshake ends with the client's ACK: a request never acks.
+ */
 void tonic_reqsk_send_ack(const struct sock *sk, struct sk_buff *skb,
 			  struct request_sock *req)
 {
 }
 
-/* SYN-ACK retransmissions need no bookkeeping beyond the kernel's. */
+/**
+ * tonic_syn_ack_timeout() - request_sock_ops.syn_ack_timeout: nothing to do
+ * @req: the request sock
+ *
+ * SYN-ACK retransmissions need no bookkeeping beyond the kernel's.
+ */
 void tonic_syn_ack_timeout(const struct request_sock *req)
 {
 }
 
+/**
+ * tonic_check_req() - a packet for a connection in the SYN-ACK phase
+ * @sk: the listener
+ * @skb: the packet
+ * @req: the request sock
+ * @stolen: set when another CPU completed the handshake first; the
+ *	caller should look the packet up again
+ *
+ * Return: the child socket (bh-locked) once the handshake completes, or
+ * NULL if the packet was consumed or must be dropped.
+ */
 struct sock *tonic_check_req(struct sock *sk, struct sk_buff *skb,
 			     struct request_sock *req, bool *stolen)
 {

@@ -27,6 +27,11 @@ struct inet_timewait_death_row tonic_death_row = {
 static int ehash_order;
 static int bhash_order;
 
+/**
+ * tonic_hash_init() - allocate the private bind/established/listen tables
+ *
+ * Return: 0 or a negative errno.
+ */
 int tonic_hash_init(void)
 {
 	struct inet_hashinfo *h = &tonic_hashinfo;
@@ -112,6 +117,7 @@ out_free_hashinfo2:
 	return rc;
 }
 
+/** tonic_hash_exit() - free what tonic_hash_init() allocated */
 void tonic_hash_exit(void)
 {
 	struct inet_hashinfo *h = &tonic_hashinfo;

@@ -21,6 +21,10 @@
 
 #include "protocol.h"
 
+/**
+ * tonic_purge_ooo() - drop all out-of-order segments
+ * @sk: the socket
+ */
 void tonic_purge_ooo(struct sock *sk)
 {
 	struct tonic_sock *tsk = tonic_sk(sk);
@@ -37,6 +41,10 @@ void tonic_purge_ooo(struct sock *sk)
 	tonic_rcv_purge(&tsk->rcv);
 }
 
+/**
+ * tonic_rcv_space() - the reader freed receive space; maybe send a window update
+ * @sk: the socket, locked by the user
+ */
 void tonic_rcv_space(struct sock *sk)
 {
 	struct tonic_sock *tsk = tonic_sk(sk);
@@ -576,6 +584,13 @@ drop:
 	kfree_skb(skb);
 }
 
+/**
+ * tonic_rcv() - protocol-independent receive of one packet (backlog_rcv)
+ * @sk: the socket, bh-locked or owned
+ * @skb: the packet; data at the Tonic header, checksum verified
+ *
+ * Return: 0 (the skb is consumed).
+ */
 int tonic_rcv(struct sock *sk, struct sk_buff *skb)
 {
 	bool consumed;

@@ -481,6 +481,15 @@ static int tonic_v4_err(struct sk_buff *skb, u32 info)
 	return __tonic_v4_err(skb, info, iph->ihl << 2);
 }
 
+/**
+ * tonic_v4_udp_err() - an ICMP error quoting a Tonic packet in UDP
+ * @skb: the ICMP error, data at the quoted IP header
+ * @info: as for an IP protocol's err_handler (the MTU of frag-needed)
+ * @offset: from the quoted IP header to the quoted Tonic header
+ *
+ * Return: 0, or a negative errno when no connection matches.
+ * tonic_v6_udp_err() is the same for IPv6.
+ */
 int tonic_v4_udp_err(struct sk_buff *skb, u32 info, int offset)
 {
 	return __tonic_v4_err(skb, info, offset);
@@ -517,7 +526,15 @@ static int tonic_v4_rcv(struct sk_buff *skb)
 	return tonic_demux(skb, &tonic_ipv4_af_ops);
 }
 
-/* From the UDP tunnel socket, the UDP header pulled. */
+/**
+ * tonic_v4_udp_rcv() - receive an IPv4 Tonic packet that came in UDP
+ * @skb: the packet at its Tonic header (UDP header pulled, checksum
+ *	verified by UDP)
+ *
+ * Return: 0 (consumed).  tonic_v6_udp_rcv() is the same for IPv6.
+ *
+ * From the UDP tunnel socket, the UDP header pulled.
+ */
 int tonic_v4_udp_rcv(struct sk_buff *skb)
 {
 	TONIC_SKB_CB(skb)->udp = 1;
@@ -606,17 +623,32 @@ static const struct net_protocol tonic_v4_protocol = {
 	.icmp_strict_tag_validation = 1,
 };
 
+/**
+ * tonic_v4_ctl_sock_create() - the raw socket that sends resets in @net
+ * @net: namespace
+ *
+ * Return: 0 or a negative errno.
+ */
 int tonic_v4_ctl_sock_create(struct net *net)
 {
 	return inet_ctl_sock_create(&tonic_pernet(net)->ctl_sk4, PF_INET,
 				    SOCK_RAW, tonic_protocol, net);
 }
 
+/**
+ * tonic_v4_ctl_sock_destroy() - undo tonic_v4_ctl_sock_create()
+ * @net: namespace
+ */
 void tonic_v4_ctl_sock_destroy(struct net *net)
 {
 	inet_ctl_sock_destroy(tonic_pernet(net)->ctl_sk4);
 }
 
+/**
+ * tonic_ipv4_init() - register proto, protosw and the IP protocol handler
+ *
+ * Return: 0, or -EBUSY if the protocol number is taken.
+ */
 int tonic_ipv4_init(void)
 {
 	int err;
@@ -635,6 +667,7 @@ int tonic_ipv4_init(void)
 	return 0;
 }
 
+/** tonic_ipv4_exit() - undo tonic_ipv4_init() */
 void tonic_ipv4_exit(void)
 {
 	inet_del_protocol(&tonic_v4_protocol, tonic_protocol);

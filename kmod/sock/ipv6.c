@@ -389,6 +389,14 @@ static struct dst_entry *tonic_v6_route_req(const struct sock *sk,
 	return inet6_csk_route_req(sk, &fl6, req, tonic_protocol);
 }
 
+/**
+ * tonic_v6_child_pinfo() - give an IPv6 child its own IPv6 state
+ * @sk: the listener
+ * @newsk: its clone, which still points at the listener's ipv6_pinfo
+ *
+ * Called before anything can end the child: its destructor frees what
+ * the ipv6_pinfo it points at holds.
+ */
 void tonic_v6_child_pinfo(const struct sock *sk, struct sock *newsk)
 {
 	struct ipv6_pinfo *newnp = &((struct tonic6_sock *)newsk)->inet6;
@@ -672,12 +680,22 @@ static struct inet_protosw tonic_v6_protosw = {
 	.flags		= INET_PROTOSW_ICSK,
 };
 
+/**
+ * tonic_v6_ctl_sock_create() - the IPv6 raw reset socket of @net
+ * @net: namespace
+ *
+ * Return: 0 or a negative errno.
+ */
 int tonic_v6_ctl_sock_create(struct net *net)
 {
 	return inet_ctl_sock_create(&tonic_pernet(net)->ctl_sk6, PF_INET6,
 				    SOCK_RAW, tonic_protocol, net);
 }
 
+/**
+ * tonic_v6_ctl_sock_destroy() - undo tonic_v6_ctl_sock_create()
+ * @net: namespace
+ */
 void tonic_v6_ctl_sock_destroy(struct net *net)
 {
 	inet_ctl_sock_destroy(tonic_pernet(net)->ctl_sk6);
@@ -715,6 +733,11 @@ static void tonic_v6_mapped_init(void)
 	tonic_ipv6_mapped.syn_recv_sock = tonic_v6_syn_recv_sock;
 }
 
+/**
+ * tonic_ipv6_init() - the IPv6 counterpart of tonic_ipv4_init()
+ *
+ * Return: 0 or a negative errno.
+ */
 int tonic_ipv6_init(void)
 {
 	int err;
@@ -741,6 +764,7 @@ out_proto:
 	return err;
 }
 
+/** tonic_ipv6_exit() - undo tonic_ipv6_init() */
 void tonic_ipv6_exit(void)
 {
 	inet6_del_protocol(&tonic_v6_protocol, tonic_protocol);

@@ -18,6 +18,12 @@
 #include "protocol.h"
 #include "engine.h"
 
+/**
+ * tonic_recv_window() - receive window to advertise now (segments)
+ * @sk: the socket
+ *
+ * Return: segments the receiver can take after rcv_nxt.
+ */
 u32 tonic_recv_window(const struct sock *sk)
 {
 	const struct tonic_sock *tsk = tonic_sk(sk);
@@ -54,6 +60,13 @@ static void tonic_fill_hdr(struct sock *sk, struct tonichdr *th, u8 type,
 	th->grant = 0;
 }
 
+/**
+ * tonic_transmit() - hand a packet of @sk to its family's output
+ * @sk: the socket
+ * @skb: the packet, its Tonic header in place (or a GSO super-packet)
+ *
+ * Return: 0 or a negative errno (net_xmit_eval()).
+ */
 int tonic_transmit(struct sock *sk, struct sk_buff *skb)
 {
 	const struct inet_connection_sock *icsk = inet_csk(sk);
@@ -66,6 +79,18 @@ int tonic_transmit(struct sock *sk, struct sk_buff *skb)
 	return net_xmit_eval(err);
 }
 
+/**
+ * tonic_xmit_seg() - build a packet from a send-buffer segment and send it
+ * @sk: the socket
+ * @seg: relative segment number, must be announced and unacknowledged
+ * @rtx: this is a retransmission
+ * @ackreq: ask the receiver to acknowledge it at once (the last segment
+ *	written so far; retransmissions always ask)
+ * @gso: a super-packet being built (tonic_gso_begin()) to add the packet
+ *	to, sent by tonic_gso_end(); NULL or one without GSO: send it now
+ *
+ * Return: 0 or a negative errno.
+ */
 int tonic_xmit_seg(struct sock *sk, u32 seg, bool rtx, bool ackreq,
 		   struct tonic_gso *gso)
 {
@@ -124,6 +149,15 @@ int tonic_xmit_seg(struct sock *sk, u32 seg, bool rtx, bool ackreq,
 	return err;
 }
 
+/**
+ * tonic_send_ctl() - send a control packet on an established socket
+ * @sk: the socket
+ * @type: TONIC_PKT_ACK, _FIN, _PROBE or _RST
+ * @seq: seq field (relative segment number for FIN)
+ * @sack: segment number reported (relative, peer numbering)
+ * @flags: TONIC_F_*
+ * @grant: grant tokens
+ */
 void tonic_send_ctl(struct sock *sk, int type, u32 seq, u32 sack, u8 flags,
 		    u32 grant)
 {
@@ -217,6 +251,12 @@ static int tonic_xmit_syn(struct sock *sk)
 	return tonic_transmit(sk, skb);
 }
 
+/**
+ * tonic_send_syn() - send the SYN of an active open and arm its timer
+ * @sk: socket in SYN_SENT, its wishes set by tonic_negotiate_syn()
+ *
+ * Return: 0 or a negative errno.
+ */
 int tonic_send_syn(struct sock *sk)
 {
 	struct tonic_sock *tsk = tonic_sk(sk);
@@ -231,12 +271,23 @@ int tonic_send_syn(struct sock *sk)
 	return 0;
 }
 
+/**
+ * tonic_resend_syn() - retransmit the SYN
+ * @sk: socket in SYN_SENT
+ */
 void tonic_resend_syn(struct sock *sk)
 {
 	TONIC_SK_INC_STATS(sk, TONIC_MIB_SYN_RTX);
 	tonic_xmit_syn(sk);
 }
 
+/**
+ * tonic_make_synack() - build a SYN-ACK for @req
+ * @sk: the listener
+ * @req: the request sock
+ *
+ * Return: the skb with the header filled in except the checksum, or NULL.
+ */
 struct sk_buff *tonic_make_synack(const struct sock *sk, struct request_sock *req)
 {
 	const struct inet_request_sock *ireq = inet_rsk(req);
@@ -258,6 +309,13 @@ struct sk_buff *tonic_make_synack(const struct sock *sk, struct request_sock *re
 	return skb;
 }
 
+/**
+ * tonic_make_reset() - build a reset answering @rxskb from a control socket
+ * @ctl_sk: the control socket
+ * @rxskb: the packet that found no connection
+ *
+ * Return: the skb, checksum not yet filled in, or NULL.
+ */
 struct sk_buff *tonic_make_reset(struct sock *ctl_sk, struct sk_buff *rxskb)
 {
 	const struct tonichdr *rxth = tonic_hdr(rxskb);

@@ -40,6 +40,12 @@ static inline struct sk_buff **tonic_seg_slot(struct tonic_sock *tsk, u32 seg)
 	return &tsk->segs[seg & (TONIC_RING - 1)];
 }
 
+/**
+ * tonic_all_acked() - every byte written was acknowledged
+ * @sk: the socket
+ *
+ * Return: true if the send buffer is empty.
+ */
 bool tonic_all_acked(const struct sock *sk)
 {
 	return skb_queue_empty(&sk->sk_write_queue);
@@ -52,6 +58,10 @@ static void tonic_free_seg(struct sock *sk, struct sk_buff *skb)
 	__kfree_skb(skb);
 }
 
+/**
+ * tonic_sndbuf_purge() - free the whole send buffer
+ * @sk: the socket, locked
+ */
 void tonic_sndbuf_purge(struct sock *sk)
 {
 	struct tonic_sock *tsk = tonic_sk(sk);
@@ -66,6 +76,12 @@ void tonic_sndbuf_purge(struct sock *sk)
 	tsk->flush_at = 0;
 }
 
+/**
+ * tonic_flow_start() - create the engine flow of an established connection
+ * @sk: the socket
+ *
+ * Return: 0 or -ENOMEM.
+ */
 int tonic_flow_start(struct sock *sk)
 {
 	struct tonic_net *tn = tonic_sk_net(sk);
@@ -109,6 +125,10 @@ int tonic_flow_start(struct sock *sk)
 	return 0;
 }
 
+/**
+ * tonic_flow_stop() - destroy the engine flow
+ * @sk: the socket
+ */
 void tonic_flow_stop(struct sock *sk)
 {
 	struct tonic_sock *tsk = tonic_sk(sk);
@@ -127,6 +147,12 @@ static u32 tonic_announce_limit(const struct tonic_sock *tsk)
 	return limit;
 }
 
+/**
+ * tonic_flush_pending() - a partial tail waits for its flush deadline
+ * @sk: the socket, locked
+ *
+ * Return: true if tonic_sock.flush_at is a deadline the timer must honour.
+ */
 bool tonic_flush_pending(const struct sock *sk)
 {
 	const struct tonic_sock *tsk = tonic_sk(sk);
@@ -135,6 +161,12 @@ bool tonic_flush_pending(const struct sock *sk)
 	       tonic_seg_before(tsk->snd_ann, tonic_announce_limit(tsk));
 }
 
+/**
+ * tonic_probe_needed() - the peer's window stops us and nothing is in flight
+ * @sk: the socket, locked
+ *
+ * Return: true if a window probe must be scheduled.
+ */
 bool tonic_probe_needed(const struct sock *sk)
 {
 	const struct tonic_sock *tsk = tonic_sk(sk);
@@ -325,6 +357,11 @@ static void tonic_maybe_send_fin(struct sock *sk, u64 now)
 	tonic_send_ctl(sk, TONIC_PKT_FIN, tsk->fin_seg, 0, 0, 0);
 }
 
+/**
+ * tonic_push() - announce what may be announced and transmit what the
+ * engine selects
+ * @sk: the socket, locked
+ */
 void tonic_push(struct sock *sk)
 {
 	struct tonic_sock *tsk = tonic_sk(sk);
@@ -368,6 +405,15 @@ static void tonic_count_clamps(struct sock *sk)
 	}
 }
 
+/**
+ * tonic_ack_rcv() - feed an incoming ACK to the engine
+ * @sk: the socket, locked
+ * @ack: cumulative ack, relative to our numbering
+ * @sack: selectively acked segment, relative
+ * @flags: TONIC_F_* of the packet
+ * @grant: grant tokens
+ * @wnd: the peer's receive window
+ */
 void tonic_ack_rcv(struct sock *sk, u32 ack, u32 sack, u8 flags, u32 grant,
 		   u32 wnd)
 {
@@ -517,6 +563,11 @@ static bool tonic_peer_dead(const struct sock *sk, u64 now)
 				   TONIC_MAX_RTO_STRIKES);
 }
 
+/**
+ * tonic_flow_timer() - run the engine's timers and periodic work
+ * @sk: the socket, locked
+ * @now: current time, ns
+ */
 void tonic_flow_timer(struct sock *sk, u64 now)
 {
 	struct tonic_sock *tsk = tonic_sk(sk);
@@ -552,6 +603,11 @@ out:
 	}
 }
 
+/**
+ * tonic_flow_info() - fill the engine part of TONIC_INFO
+ * @sk: the socket, locked
+ * @info: output
+ */
 void tonic_flow_info(struct sock *sk, struct tonic_info *info)
 {
 	struct tonic_sock *tsk = tonic_sk(sk);
@@ -567,6 +623,15 @@ void tonic_flow_info(struct sock *sk, struct tonic_info *info)
 	info->timeouts = st.timeouts;
 }
 
+/**
+ * tonic_sndbuf_append() - copy user data to the tail of the send buffer
+ * @sk: the socket, locked by the user
+ * @msg: the data
+ * @size: bytes wanted
+ * @timeo: in/out send timeout for sk_stream_wait_memory()
+ *
+ * Return: bytes copied, or a negative errno if nothing was copied.
+ */
 int tonic_sndbuf_append(struct sock *sk, struct msghdr *msg, size_t size,
 			long *timeo)
 {

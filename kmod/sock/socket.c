@@ -37,11 +37,20 @@ long sysctl_tonic_mem[3];
 int sysctl_tonic_wmem[3] = { 4096, 1 << 21, 4 << 20 };
 int sysctl_tonic_rmem[3] = { 4096, 1 << 21, 6 << 20 };
 
+/**
+ * tonic_enter_memory_pressure() - proto.enter_memory_pressure
+ * @sk: the socket that hit the limit
+ */
 void tonic_enter_memory_pressure(struct sock *sk)
 {
 	WRITE_ONCE(tonic_memory_pressure, 1);
 }
 
+/**
+ * tonic_orphans() - sockets closed by their user and not yet destroyed
+ *
+ * Return: the number, summed over CPUs.
+ */
 unsigned int tonic_orphans(void)
 {
 	unsigned int n = 0;
@@ -52,6 +61,11 @@ unsigned int tonic_orphans(void)
 	return n;
 }
 
+/**
+ * tonic_socket_init() - set up memory accounting shared by both families
+ *
+ * Return: 0 or a negative errno.
+ */
 int tonic_socket_init(void)
 {
 	unsigned long limit;
@@ -64,11 +78,18 @@ int tonic_socket_init(void)
 	return percpu_counter_init(&tonic_sockets_allocated, 0, GFP_KERNEL);
 }
 
+/** tonic_socket_exit() - undo tonic_socket_init() */
 void tonic_socket_exit(void)
 {
 	percpu_counter_destroy(&tonic_sockets_allocated);
 }
 
+/**
+ * tonic_default_window() - K wanted by @sk
+ * @sk: the socket
+ *
+ * Return: TONIC_WINDOW if set, else net.tonic.window.
+ */
 u16 tonic_default_window(const struct sock *sk)
 {
 	int w = tonic_sk(sk)->user_window;
@@ -78,6 +99,15 @@ u16 tonic_default_window(const struct sock *sk)
 	return clamp(w, 1, TONIC_MAX_WINDOW);
 }
 
+/**
+ * tonic_pick_seg_size() - C for a connection on route @dst
+ * @sk: the socket (or listener)
+ * @dst: its route
+ * @wanted: the user's or peer's wish, 0 = none
+ * @udp: the connection travels in UDP (8 more bytes of headers)
+ *
+ * Return: the segment size: path MTU minus headers, capped by @wanted.
+ */
 u16 tonic_pick_seg_size(const struct sock *sk, const struct dst_entry *dst,
 			int wanted, bool udp)
 {
@@ -143,6 +173,12 @@ static void tonic_init_conn_state(struct sock *sk)
 	memset(&tsk->stats, 0, sizeof(tsk->stats));
 }
 
+/**
+ * tonic_init_sock() - initialise a new Tonic socket (proto.init)
+ * @sk: the socket
+ *
+ * Return: 0.
+ */
 int tonic_init_sock(struct sock *sk)
 {
 	struct tonic_net *tn = tonic_pernet(sock_net(sk));
@@ -174,7 +210,16 @@ int tonic_init_sock(struct sock *sk)
 	return 0;
 }
 
-/* The handshake's round trip is the first RTT sample, as TCP's. */
+/**
+ * tonic_handshake_rtt() - take the handshake's round trip as the first RTT
+ * @sk: the socket
+ * @sent_at: when the SYN or SYN-ACK it answers was sent (not resent: Karn)
+ *
+ * As TCP, so that TONIC_INFO has an RTT and the engine a first timeout of
+ * 3 x RTT (RFC 6298 §2.2) before any data was acknowledged.
+ *
+ * The handshake's round trip is the first RTT sample, as TCP's.
+ */
 void tonic_handshake_rtt(struct sock *sk, u64 sent_at)
 {
 	u64 us = div_u64(tonic_now() - sent_at, NSEC_PER_USEC);
@@ -182,7 +227,13 @@ void tonic_handshake_rtt(struct sock *sk, u64 sent_at)
 	tonic_sk(sk)->srtt_us = clamp_t(u64, us, 1, U32_MAX);
 }
 
-/* A child was cloned from its listener: nothing of the listener's
+/**
+ * tonic_init_child() - set up a listener's clone from its request
+ * @newsk: the new child socket
+ * @req: the request it answers: ISNs, what the handshake chose and, when
+ *	the SYN-ACK was not resent, the first RTT sample
+ *
+ * A child was cloned from its listener: nothing of the listener's
  * per-connection state may survive the copy.
  */
 void tonic_init_child(struct sock *newsk, const struct request_sock *req)
@@ -206,6 +257,7 @@ void tonic_init_child(struct sock *newsk, const struct request_sock *req)
 		tonic_handshake_rtt(newsk, treq->synack_at);
 }
 
+/** tonic_destroy_sock() - release a socket's resources (proto.destroy) */
 void tonic_destroy_sock(struct sock *sk)
 {
 	tonic_timer_stop(sk);
@@ -217,6 +269,11 @@ void tonic_destroy_sock(struct sock *sk)
 	sk_sockets_allocated_dec(sk);
 }
 
+/**
+ * tonic_set_state() - change state; unhash on TCP_CLOSE
+ * @sk: the socket, locked
+ * @state: new TCP_* state
+ */
 void tonic_set_state(struct sock *sk, int state)
 {
 	int old = sk->sk_state;
@@ -232,6 +289,10 @@ void tonic_set_state(struct sock *sk, int state)
 	inet_sk_set_state(sk, state);
 }
 
+/**
+ * tonic_done() - the connection is over: CLOSE, stop timers, destroy if orphaned
+ * @sk: the socket, locked
+ */
 void tonic_done(struct sock *sk)
 {
 	struct tonic_sock *tsk = tonic_sk(sk);
@@ -257,6 +318,11 @@ void tonic_done(struct sock *sk)
 		inet_csk_destroy_sock(sk);
 }
 
+/**
+ * tonic_reset() - the connection was reset by the peer or aborted
+ * @sk: socket, locked
+ * @err: errno reported to the user (ECONNRESET, ECONNREFUSED, ETIMEDOUT)
+ */
 void tonic_reset(struct sock *sk, int err)
 {
 	WRITE_ONCE(sk->sk_err, err);
@@ -266,6 +332,16 @@ void tonic_reset(struct sock *sk, int err)
 	tonic_done(sk);
 }
 
+/**
+ * tonic_connection_established() - finish the handshake on @sk
+ * @sk: socket entering TCP_ESTABLISHED, locked
+ *
+ * Starts the keepalive idle time, reports the flow over netlink and wakes
+ * connect() waiters.  The engine flow is created later, at the first send
+ * (tonic_flow_start() in sock/sndbuf.c), where allocation may sleep.
+ *
+ * Return: 0.
+ */
 int tonic_connection_established(struct sock *sk)
 {
 	tonic_set_state(sk, TCP_ESTABLISHED);
@@ -285,6 +361,13 @@ static bool tonic_need_reset(int state)
 			       TCPF_CLOSING | TCPF_LAST_ACK | TCPF_SYN_RECV);
 }
 
+/**
+ * tonic_disconnect() - proto.disconnect: abort (reset) and return to CLOSE
+ * @sk: the socket, locked
+ * @flags: unused
+ *
+ * Return: 0.
+ */
 int tonic_disconnect(struct sock *sk, int flags)
 {
 	struct inet_sock *inet = inet_sk(sk);
@@ -337,6 +420,11 @@ static void tonic_queue_fin(struct sock *sk)
 	tonic_push(sk);
 }
 
+/**
+ * tonic_shutdown() - proto.shutdown: SEND_SHUTDOWN queues the FIN
+ * @sk: the socket, locked
+ * @how: RCV_SHUTDOWN and/or SEND_SHUTDOWN
+ */
 void tonic_shutdown(struct sock *sk, int how)
 {
 	if (!(how & SEND_SHUTDOWN))
@@ -344,6 +432,12 @@ void tonic_shutdown(struct sock *sk, int how)
 	tonic_queue_fin(sk);
 }
 
+/**
+ * tonic_close() - proto.close: FIN after the data, or a reset if unread
+ *	data is discarded or SO_LINGER is {1, 0}; the socket is orphaned
+ * @sk: the socket
+ * @timeout: SO_LINGER time to wait for the FIN to be acknowledged
+ */
 void tonic_close(struct sock *sk, long timeout)
 {
 	struct tonic_sock *tsk = tonic_sk(sk);
@@ -412,6 +506,13 @@ out:
 	sock_put(sk);
 }
 
+/**
+ * tonic_inet_listen() - proto_ops.listen
+ * @sock: the socket
+ * @backlog: bound on request socks and unaccepted children
+ *
+ * Return: 0 or -EINVAL.
+ */
 int tonic_inet_listen(struct socket *sock, int backlog)
 {
 	struct sock *sk = sock->sk;
@@ -439,6 +540,11 @@ out:
 	return err;
 }
 
+/**
+ * tonic_write_space() - sk_write_space for stream accounting
+ *	(sk_wmem_queued), a copy of the unexported sk_stream_write_space()
+ * @sk: the socket
+ */
 void tonic_write_space(struct sock *sk)
 {
 	struct socket *sock = sk->sk_socket;
@@ -457,6 +563,14 @@ void tonic_write_space(struct sock *sk)
 	}
 }
 
+/**
+ * tonic_poll() - proto_ops.poll, as tcp_poll()
+ * @file: the file
+ * @sock: the socket
+ * @wait: poll table
+ *
+ * Return: EPOLL* mask.
+ */
 __poll_t tonic_poll(struct file *file, struct socket *sock, poll_table *wait)
 {
 	struct sock *sk = sock->sk;
@@ -502,6 +616,14 @@ __poll_t tonic_poll(struct file *file, struct socket *sock, poll_table *wait)
 	return mask;
 }
 
+/**
+ * tonic_ioctl() - proto.ioctl: SIOCINQ and SIOCOUTQ
+ * @sk: the socket
+ * @cmd: ioctl
+ * @karg: result
+ *
+ * Return: 0, -EINVAL on a listener, or -ENOIOCTLCMD.
+ */
 int tonic_ioctl(struct sock *sk, int cmd, int *karg)
 {
 	struct sk_buff *skb;
@@ -541,6 +663,14 @@ static void tonic_set_more(struct sock *sk, bool more)
 	tsk->more = more;
 }
 
+/**
+ * tonic_sendmsg() - proto.sendmsg: append to the send buffer
+ * @sk: the socket
+ * @msg: the data
+ * @size: its length
+ *
+ * Return: bytes queued or a negative errno (EPIPE, EAGAIN, ...).
+ */
 int tonic_sendmsg(struct sock *sk, struct msghdr *msg, size_t size)
 {
 	long timeo;
@@ -570,6 +700,16 @@ out_err:
 	return err;
 }
 
+/**
+ * tonic_recvmsg() - proto.recvmsg: read the in-order byte stream
+ * @sk: the socket
+ * @msg: destination
+ * @len: bytes wanted
+ * @flags: MSG_PEEK, MSG_WAITALL, MSG_DONTWAIT
+ * @addr_len: unused
+ *
+ * Return: bytes read, 0 at EOF, or a negative errno.
+ */
 int tonic_recvmsg(struct sock *sk, struct msghdr *msg, size_t len, int flags,
 		  int *addr_len)
 {
@@ -706,7 +846,6 @@ static int tonic_setsockopt_tonic(struct sock *sk, int optname, int val)
 	return err;
 }
 
-/* TONIC_PROTOCOL, as TCP_CONGESTION: a string; longer ones are cut. */
 /**
  * tonic_copy_proto_name() - a protocol name from setsockopt, as TCP_CONGESTION
  * @optval: the option value
@@ -752,7 +891,14 @@ static int tonic_set_protocol(struct sock *sk, sockptr_t optval,
 	return err;
 }
 
-/* The name TONIC_PROTOCOL and TONIC_INFO report (TONIC_PROTO_NAME_MAX). */
+/**
+ * tonic_protocol_name() - the protocol name TONIC_PROTOCOL reports
+ * @sk: the socket (locked)
+ * @buf: TONIC_PROTO_NAME_MAX bytes: the name in use, else the chosen
+ *	one, else the namespace default
+ *
+ * The name TONIC_PROTOCOL and TONIC_INFO report (TONIC_PROTO_NAME_MAX).
+ */
 void tonic_protocol_name(struct sock *sk, char *buf)
 {
 	const struct tonic_sock *tsk = tonic_sk(sk);
@@ -766,6 +912,17 @@ void tonic_protocol_name(struct sock *sk, char *buf)
 		tonic_proto_default(sock_net(sk), buf);
 }
 
+/**
+ * tonic_setsockopt() - proto.setsockopt: SOL_TONIC options, TCP_NODELAY,
+ *	everything else to the IP layer
+ * @sk: the socket
+ * @level: option level
+ * @optname: option
+ * @optval: value
+ * @optlen: its length
+ *
+ * Return: 0 or the errno TCP would return.
+ */
 int tonic_setsockopt(struct sock *sk, int level, int optname,
 		     sockptr_t optval, unsigned int optlen)
 {
@@ -787,6 +944,11 @@ int tonic_setsockopt(struct sock *sk, int level, int optname,
 	return tonic_setsockopt_tonic(sk, optname, val);
 }
 
+/**
+ * __tonic_get_info() - fill struct tonic_info (TONIC_INFO) for @sk
+ * @sk: a Tonic socket; the caller holds its lock (owned or bh)
+ * @info: filled in completely
+ */
 void __tonic_get_info(struct sock *sk, struct tonic_info *info)
 {
 	struct tonic_sock *tsk = tonic_sk(sk);
@@ -820,6 +982,16 @@ static void tonic_get_info(struct sock *sk, struct tonic_info *info)
 	release_sock(sk);
 }
 
+/**
+ * tonic_getsockopt() - proto.getsockopt: SOL_TONIC options and TONIC_INFO
+ * @sk: the socket
+ * @level: option level
+ * @optname: option
+ * @optval: user buffer
+ * @optlen: in/out length
+ *
+ * Return: 0 or a negative errno.
+ */
 int tonic_getsockopt(struct sock *sk, int level, int optname,
 		     char __user *optval, int __user *optlen)
 {
@@ -881,6 +1053,11 @@ int tonic_getsockopt(struct sock *sk, int level, int optname,
 	return 0;
 }
 
+/**
+ * tonic_release_cb() - proto.release_cb: run deferred timer work and arm
+ *	the timer (called by release_sock() with the spinlock held)
+ * @sk: the socket
+ */
 void tonic_release_cb(struct sock *sk)
 {
 	struct tonic_sock *tsk = tonic_sk(sk);

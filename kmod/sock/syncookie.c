@@ -87,6 +87,13 @@ static u32 tonic_cookie_time(void)
 	return (u32)(ktime_get_seconds() / 60);
 }
 
+/**
+ * tonic_cookie_want() - answer the SYN reaching @sk with a SYN cookie?
+ * @sk: the listener
+ *
+ * Return: true if net.tonic.syncookies is 2, or 1 and the request queue
+ * is full.
+ */
 bool tonic_cookie_want(const struct sock *sk)
 {
 	int mode = READ_ONCE(tonic_sk_net(sk)->syncookies);
@@ -94,6 +101,14 @@ bool tonic_cookie_want(const struct sock *sk)
 	return mode == 2 || (mode == 1 && inet_csk_reqsk_queue_is_full(sk));
 }
 
+/**
+ * tonic_cookie_make() - turn @req into a SYN cookie
+ * @sk: the listener
+ * @req: the request, negotiated; its C, K and signals are rounded to what
+ *	a cookie carries, its ISN becomes the cookie (counted in
+ *	SyncookiesSent).  The caller sends the SYN-ACK and frees @req.
+ * @skb: the SYN
+ */
 void tonic_cookie_make(struct sock *sk, struct request_sock *req,
 		       const struct sk_buff *skb)
 {
@@ -131,6 +146,17 @@ static int tonic_cookie_data(const struct sk_buff *skb, u32 cookie, u32 irs)
 	return data;
 }
 
+/**
+ * tonic_cookie_check() - a packet for a listener may complete a cookie
+ *	handshake
+ * @sk: the listener, bh-locked
+ * @skb: an ACK or DATA packet
+ *
+ * Return: the child (bh-locked, queued for accept()) if @skb carries a
+ * valid cookie (SyncookiesRecv); NULL if it does but no child could be
+ * made (drop @skb); ERR_PTR(-ENOENT) if it is no cookie
+ * (SyncookiesFailed when cookies were recently sent): answer with a reset.
+ */
 struct sock *tonic_cookie_check(struct sock *sk, struct sk_buff *skb)
 {
 	const struct tonic_af_ops *af = tonic_af(sk);

@@ -51,6 +51,7 @@ static enum hrtimer_restart tonic_timer_fn(struct hrtimer *timer)
 	return HRTIMER_NORESTART;
 }
 
+/** tonic_timer_init() - set up the per-socket hrtimer */
 void tonic_timer_init(struct sock *sk)
 {
 	hrtimer_init(&tonic_sk(sk)->timer, CLOCK_MONOTONIC,
@@ -71,6 +72,10 @@ static void __tonic_timer_stop(struct sock *sk)
 	}
 }
 
+/**
+ * tonic_timer_stop() - cancel the timer (drops its sock ref if it was queued)
+ * @sk: the socket
+ */
 void tonic_timer_stop(struct sock *sk)
 {
 	if (in_softirq()) {
@@ -110,7 +115,12 @@ static bool tonic_owes_progress(const struct sock *sk)
 	return !tsk->writing || tsk->snd_una != tsk->snd_ann;
 }
 
-/* Caller holds the socket spinlock. */
+/**
+ * __tonic_timer_update() - tonic_timer_update() with the spinlock held
+ * @sk: the socket
+ *
+ * Caller holds the socket spinlock.
+ */
 void __tonic_timer_update(struct sock *sk)
 {
 	struct tonic_sock *tsk = tonic_sk(sk);
@@ -152,6 +162,13 @@ void __tonic_timer_update(struct sock *sk)
 	hrtimer_start(&tsk->timer, ns_to_ktime(when), HRTIMER_MODE_ABS_SOFT);
 }
 
+/**
+ * tonic_timer_update() - (re)arm the timer for the earliest deadline
+ * @sk: the socket, locked
+ *
+ * In process context (socket owned, spinlock not held) the arming is
+ * deferred to tonic_release_cb().
+ */
 void tonic_timer_update(struct sock *sk)
 {
 	if (in_softirq())
@@ -210,6 +227,10 @@ static void tonic_ctl_timeout(struct sock *sk, u64 now)
 	}
 }
 
+/**
+ * tonic_timer_work() - run everything that is due
+ * @sk: the socket, locked
+ */
 void tonic_timer_work(struct sock *sk)
 {
 	struct tonic_sock *tsk = tonic_sk(sk);

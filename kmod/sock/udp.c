@@ -43,6 +43,15 @@ static __be16 tonic_udp_port_of(u32 hash)
 	return htons(49152 + (hash >> 18));
 }
 
+/**
+ * tonic_udp4_sport() - the UDP source port of an IPv4 Tonic flow
+ * @saddr: local address
+ * @daddr: remote address
+ * @sport: local Tonic port
+ * @dport: remote Tonic port
+ *
+ * Return: a port in 49152..65535, fixed for the four values.
+ */
 __be16 tonic_udp4_sport(__be32 saddr, __be32 daddr, __be16 sport,
 			__be16 dport)
 {
@@ -54,6 +63,15 @@ __be16 tonic_udp4_sport(__be32 saddr, __be32 daddr, __be16 sport,
 					      tonic_udp_secret));
 }
 
+/**
+ * tonic_udp6_sport() - tonic_udp4_sport() for IPv6
+ * @saddr: local address
+ * @daddr: remote address
+ * @sport: local Tonic port
+ * @dport: remote Tonic port
+ *
+ * Return: a port in 49152..65535.
+ */
 __be16 tonic_udp6_sport(const struct in6_addr *saddr,
 			const struct in6_addr *daddr, __be16 sport,
 			__be16 dport)
@@ -66,6 +84,13 @@ __be16 tonic_udp6_sport(const struct in6_addr *saddr,
 					      tonic_udp_secret));
 }
 
+/**
+ * tonic_udp_set_sport() - set the UDP source port of a connection
+ * @sk: a connection with its addresses and ports set
+ *
+ * The port is a keyed hash of the addresses and Tonic ports, in
+ * 49152..65535 (as RoCEv2's); the hash is also sk_txhash.
+ */
 void tonic_udp_set_sport(struct sock *sk)
 {
 	const struct inet_sock *inet = inet_sk(sk);
@@ -212,6 +237,14 @@ fail:
 	tn->udp_failed = port;
 }
 
+/**
+ * tonic_udp_choose() - the wire of a new connection of @sk
+ * @sk: a socket about to connect or listen, in process context
+ *
+ * Opens (or moves) the namespace's UDP tunnel sockets when
+ * net.tonic.encap asks for UDP, and sets tonic_sk(@sk)->udp: UDP if
+ * asked for and the port is bound, else raw IP (counted in UdpFallback).
+ */
 void tonic_udp_choose(struct sock *sk)
 {
 	struct tonic_net *tn = tonic_pernet(sock_net(sk));
@@ -230,6 +263,12 @@ void tonic_udp_choose(struct sock *sk)
 	tonic_sk(sk)->udp = udp;
 }
 
+/**
+ * tonic_udp_net_init() - open @net's UDP tunnel sockets if encap asks
+ * @net: a new namespace, its settings at their defaults
+ *
+ * Return: 0; a port that cannot be bound leaves @net on raw IP.
+ */
 int tonic_udp_net_init(struct net *net)
 {
 	struct tonic_net *tn = tonic_pernet(net);
@@ -243,6 +282,10 @@ int tonic_udp_net_init(struct net *net)
 	return 0;
 }
 
+/**
+ * tonic_udp_net_exit() - close @net's UDP tunnel sockets
+ * @net: namespace going away
+ */
 void tonic_udp_net_exit(struct net *net)
 {
 	struct tonic_net *tn = tonic_pernet(net);
@@ -287,6 +330,20 @@ static int tonic_udp_push(struct sock *sk, struct sk_buff *skb, __be16 sport)
 	return len;
 }
 
+/**
+ * tonic_udp4_output() - push UDP and IPv4 headers and send
+ * @sk: the sending socket (a connection, listener or control socket)
+ * @skb: packet at its Tonic header, with its route set
+ * @saddr: source address
+ * @daddr: destination address
+ * @sport: UDP source port
+ * @tos: IP TOS (ECN bits included)
+ * @df: set the IP DF bit
+ *
+ * The UDP checksum covers the datagram; the Tonic checksum is 0.
+ *
+ * Return: as ip_local_out().
+ */
 int tonic_udp4_output(struct sock *sk, struct sk_buff *skb, __be32 saddr,
 		      __be32 daddr, __be16 sport, u8 tos, bool df)
 {
@@ -315,7 +372,16 @@ int tonic_udp4_output(struct sock *sk, struct sk_buff *skb, __be32 saddr,
 	return ip_local_out(net, sk, skb);
 }
 
-/* __ip_queue_xmit() for the UDP wire; the route is the socket's. */
+/**
+ * tonic_udp4_queue_xmit() - icsk queue_xmit of an IPv4 UDP connection
+ * @sk: the connection
+ * @skb: packet at its Tonic header
+ * @fl: the socket's flow (cork.fl)
+ *
+ * Return: as ip_queue_xmit().
+ *
+ * __ip_queue_xmit() for the UDP wire; the route is the socket's.
+ */
 int tonic_udp4_queue_xmit(struct sock *sk, struct sk_buff *skb,
 			  struct flowi *fl)
 {
@@ -349,6 +415,17 @@ int tonic_udp4_queue_xmit(struct sock *sk, struct sk_buff *skb,
 }
 
 #if IS_ENABLED(CONFIG_IPV6)
+/**
+ * tonic_udp6_output() - push a UDP header and send with ip6_xmit()
+ * @sk: the sending socket
+ * @skb: packet at its Tonic header, with its route set
+ * @fl6: the flow (addresses); its protocol becomes UDP
+ * @sport: UDP source port
+ * @opt: IPv6 options or NULL
+ * @tclass: traffic class
+ *
+ * Return: as ip6_xmit().
+ */
 int tonic_udp6_output(struct sock *sk, struct sk_buff *skb,
 		      struct flowi6 *fl6, __be16 sport,
 		      struct ipv6_txoptions *opt, int tclass)
@@ -360,7 +437,16 @@ int tonic_udp6_output(struct sock *sk, struct sk_buff *skb,
 			READ_ONCE(sk->sk_priority));
 }
 
-/* inet6_csk_xmit() with its (static) inet6_csk_route_socket(). */
+/**
+ * tonic_udp6_queue_xmit() - icsk queue_xmit of an IPv6 UDP connection
+ * @sk: the connection
+ * @skb: packet at its Tonic header
+ * @fl: unused (the route is the socket's)
+ *
+ * Return: as inet6_csk_xmit().
+ *
+ * inet6_csk_xmit() with its (static) inet6_csk_route_socket().
+ */
 int tonic_udp6_queue_xmit(struct sock *sk, struct sk_buff *skb,
 			  struct flowi *fl)
 {
