@@ -523,6 +523,9 @@ void tonic_purge_ooo(struct sock *sk);
 /* sock/handshake.c: negotiation and the passive open, both families */
 void tonic_negotiate_syn(struct sock *sk, const struct dst_entry *dst);
 int tonic_negotiate_synack(struct sock *sk, const struct tonic_synopt *opt);
+struct request_sock *tonic_reqsk_alloc(struct sock *sk, struct sk_buff *skb,
+				       const struct tonic_af_ops *af,
+				       bool attach);
 int tonic_conn_request(struct sock *sk, struct sk_buff *skb,
 		       const struct tonic_af_ops *af);
 struct sock *tonic_child_clone(const struct sock *sk, struct request_sock *req);

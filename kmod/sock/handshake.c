@@ -105,6 +105,39 @@ int tonic_negotiate_synack(struct sock *sk, const struct tonic_synopt *opt)
 }
 
 /**
+ * tonic_reqsk_alloc() - a listener's request sock from a packet's headers
+ * @sk: the listener
+ * @skb: the SYN, or the ACK or DATA that carries a SYN cookie
+ * @af: the packet's family (IPv4's for IPv4 packets to an IPv6 listener)
+ * @attach: the request holds a reference on @sk (it will be hashed)
+ *
+ * Return: the request with its addresses and ports, or NULL (no memory,
+ * or refused by the LSM).
+ */
+struct request_sock *tonic_reqsk_alloc(struct sock *sk, struct sk_buff *skb,
+				       const struct tonic_af_ops *af,
+				       bool attach)
+{
+	const struct tonichdr *th = tonic_hdr(skb);
+	struct inet_request_sock *ireq;
+	struct request_sock *req;
+
+	req = inet_reqsk_alloc(af->rsk_ops, sk, attach);
+	if (!req)
+		return NULL;
+	ireq = inet_rsk(req);
+	ireq->ir_mark = inet_request_mark(sk, skb);
+	ireq->ir_rmt_port = th->source;
+	ireq->ir_num = ntohs(th->dest);
+	af->init_req(req, sk, skb);
+	if (security_inet_conn_request(sk, skb, req)) {
+		reqsk_free(req);
+		return NULL;
+	}
+	return req;
+}
+
+/**
  * tonic_conn_request() - a SYN reached a listener: answer with a SYN-ACK
  *	from a new request sock (icsk_af_ops.conn_request, after the
  *	family's own checks)
@@ -121,7 +154,6 @@ int tonic_conn_request(struct sock *sk, struct sk_buff *skb,
 {
 	const struct tonichdr *th = tonic_hdr(skb);
 	struct tonic_request_sock *treq;
-	struct inet_request_sock *ireq;
 	bool cookie = tonic_cookie_want(sk);
 	struct request_sock *req;
 	struct dst_entry *dst;
@@ -129,19 +161,10 @@ int tonic_conn_request(struct sock *sk, struct sk_buff *skb,
 	if ((!cookie && inet_csk_reqsk_queue_is_full(sk)) ||
 	    sk_acceptq_is_full(sk))
 		goto drop;
-	req = inet_reqsk_alloc(af->rsk_ops, sk, !cookie);
+	req = tonic_reqsk_alloc(sk, skb, af, !cookie);
 	if (!req)
 		goto drop;
-
-	ireq = inet_rsk(req);
 	treq = tonic_rsk(req);
-	ireq->ir_mark = inet_request_mark(sk, skb);
-	ireq->ir_rmt_port = th->source;
-	ireq->ir_num = ntohs(th->dest);
-	af->init_req(req, sk, skb);
-	if (security_inet_conn_request(sk, skb, req))
-		goto drop_and_free;
-
 	treq->irs = ntohl(th->seq);
 	treq->iss = af->init_seq(skb);
 	dst = af->route_req(sk, req);

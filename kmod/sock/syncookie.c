@@ -162,7 +162,6 @@ struct sock *tonic_cookie_check(struct sock *sk, struct sk_buff *skb)
 	const struct tonic_af_ops *af = tonic_af(sk);
 	const struct tonichdr *th = tonic_hdr(skb);
 	struct tonic_request_sock *treq;
-	struct inet_request_sock *ireq;
 	struct request_sock *req;
 	struct sock *child;
 	bool own_req;
@@ -185,17 +184,12 @@ struct sock *tonic_cookie_check(struct sock *sk, struct sk_buff *skb)
 		return ERR_PTR(-ENOENT);
 	}
 
-	req = inet_reqsk_alloc(sk->sk_prot->rsk_prot, sk, false);
+	/* The packet's family: IPv4's for IPv4 to a dual-stack listener. */
+	req = tonic_reqsk_alloc(sk, skb, skb->protocol == htons(ETH_P_IP) ?
+				&tonic_ipv4_af_ops : af, false);
 	if (!req)
 		return NULL;
-	ireq = inet_rsk(req);
 	treq = tonic_rsk(req);
-	ireq->ir_mark = inet_request_mark(sk, skb);
-	ireq->ir_rmt_port = th->source;
-	ireq->ir_num = ntohs(th->dest);
-	af->init_req(req, sk, skb);
-	if (security_inet_conn_request(sk, skb, req))
-		goto free;
 	treq->iss = ntohl(th->ack) - 1;
 	treq->irs = ntohl(th->seq) - 1;
 	treq->seg_size = tonic_cookie_segs[data & 7];
@@ -225,7 +219,6 @@ struct sock *tonic_cookie_check(struct sock *sk, struct sk_buff *skb)
 		bh_unlock_sock(child);
 		sock_put(child);
 	}
-free:
 	__reqsk_free(req);
 	return NULL;
 }

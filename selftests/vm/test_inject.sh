@@ -15,13 +15,14 @@
 #   DropMalformed, OutOfWindowIcmps); the IPv4 route MTU stays.
 # - net.tonic.challenge_ack_limit bounds challenge ACKs; an RST at
 #   exactly rcv_nxt resets (after one in the window was challenged).
-# - SYN cookies: always (syncookies=2) on both families, and a 2000-SYN
+# - SYN cookies: always (syncookies=2) on both families and from IPv4 to
+#   a dual-stack IPv6 listener, and a 2000-SYN
 #   flood whose SYN-ACKs go nowhere does not stop a legitimate connect.
 # - Sockets and memory return to zero.
 cd "$(dirname "$0")/../.." || exit 1
 . selftests/vm/lib.sh
 
-tap_plan 55
+tap_plan 57
 tmp=$(mktemp -d)
 BG=()
 cleanup() {
@@ -252,13 +253,18 @@ grep -Eq "error (ECONNRESET|EPIPE)" "$tmp/idle"
 tap_result $? "the client's connection is reset: $(tail -n 1 "$tmp/idle")"
 
 stamp "6."
-# 6. SYN cookies always (2): a connection completes from the cookie.
+# 6. SYN cookies always (2): a connection completes from the cookie, also
+# an IPv4 one to the dual-stack IPv6 listener (IPv4's request sock).
 tap_check "syncookies=2 in B" ip netns exec $NS_B sysctl -qw net.tonic.syncookies=2
-for f in 4 6; do
-	[ $f = 4 ] && addr=$ADDR_B port=7301 fl= || addr=$ADDR6_B port=7302 fl=-6
+for f in 4 6 4-mapped; do
+	case $f in
+	4) addr=$ADDR_B port=7301 fl= seed=24 ;;
+	6) addr=$ADDR6_B port=7302 fl=-6 seed=26 ;;
+	*) addr=$ADDR_B port=7302 fl= seed=27 ;;
+	esac
 	snap $NS_B b
 	out=$(ip netns exec $NS_A timeout 60 $XFER client $fl -a $addr -p $port \
-		-b 1000000 -s $((f + 20)))
+		-b 1000000 -s $seed)
 	tap_xfer "$out" "IPv$f: a connection from a SYN cookie, 1 MB, SHA-256 matches"
 	expect_d b $NS_B "IPv$f: cookie sent and accepted" SyncookiesSent=1 \
 		SyncookiesRecv=1 SyncookiesFailed=0 PassiveOpens=1
