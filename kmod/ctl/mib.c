@@ -39,6 +39,22 @@ u64 tonic_mib_read(struct net *net, int field)
 	return sum;
 }
 
+/*
+ * Pages charged to Tonic sockets: the global count plus what each CPU
+ * holds back (sk_memory_allocated_add() flushes per-CPU amounts to the
+ * global count only past net.core.mem_pcpu_rsv, so the global count alone
+ * can read 256 pages with no socket left).
+ */
+static long tonic_memory_pages(void)
+{
+	long pages = atomic_long_read(&tonic_memory_allocated);
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		pages += per_cpu(tonic_memory_per_cpu_fw_alloc, cpu);
+	return pages;
+}
+
 static int tonic_stat_show(struct seq_file *seq, void *v)
 {
 	struct net *net = seq_file_single_net(seq);
@@ -50,8 +66,7 @@ static int tonic_stat_show(struct seq_file *seq, void *v)
 	seq_printf(seq, "SocketsAllocated %lld\n",
 		   percpu_counter_sum_positive(&tonic_sockets_allocated));
 	seq_printf(seq, "Orphans %u\n", tonic_orphans());
-	seq_printf(seq, "MemoryPages %ld\n",
-		   atomic_long_read(&tonic_memory_allocated));
+	seq_printf(seq, "MemoryPages %ld\n", tonic_memory_pages());
 	return 0;
 }
 
