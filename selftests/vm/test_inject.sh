@@ -160,13 +160,13 @@ expect_d a $NS_A "the ICMP error is out of window" OutOfWindowIcmps=1 ConnFailed
 
 stamp "4."
 # 4. Live 20 MB transfers (C = 1000, so that an over-long DATA fits the
-# MTU; the path limited to 30 Mbit/s, with a queue long enough to lose
+# MTU; the path limited to 15 Mbit/s, with a queue long enough to lose
 # nothing, so that the transfer outlasts the sprays): blind sprays at
 # both ends, counters read while it runs (its close may race a late
 # packet); then, the receiver stopped so that its numbers hold still
 # (an on-path attacker races nothing), the on-path classes.
 N=200
-tap_check "A's path at 30 Mbit/s" netem $NS_A va rate 30mbit limit 10000
+tap_check "A's path at 15 Mbit/s" netem $NS_A va rate 15mbit limit 10000
 for f in 4 6; do
 	if [ $f = 4 ]; then
 		addr=$ADDR_B port=7301 fl= srv=${SRV_PIDS[0]}
