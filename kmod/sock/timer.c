@@ -178,6 +178,14 @@ void tonic_timer_update(struct sock *sk)
 }
 
 /* SYN, FIN or window probe retransmission is due. */
+/* One more control retransmission: double its timeout, up to @max_ms. */
+static void tonic_ctl_backoff(struct tonic_sock *tsk, u64 now, u32 max_ms)
+{
+	tsk->retries++;
+	tsk->rto_ms = min(tsk->rto_ms * 2, max_ms);
+	tsk->ctl_at = now + (u64)tsk->rto_ms * NSEC_PER_MSEC;
+}
+
 static void tonic_ctl_timeout(struct sock *sk, u64 now)
 {
 	struct tonic_net *tn = tonic_sk_net(sk);
@@ -192,9 +200,7 @@ static void tonic_ctl_timeout(struct sock *sk, u64 now)
 			tonic_reset(sk, err);
 			return;
 		}
-		tsk->retries++;
-		tsk->rto_ms = min_t(u32, tsk->rto_ms * 2, 60000);
-		tsk->ctl_at = now + (u64)tsk->rto_ms * NSEC_PER_MSEC;
+		tonic_ctl_backoff(tsk, now, 60000);
 		tonic_resend_syn(sk);
 		return;
 	}
@@ -204,9 +210,7 @@ static void tonic_ctl_timeout(struct sock *sk, u64 now)
 			tonic_reset(sk, ETIMEDOUT);
 			return;
 		}
-		tsk->retries++;
-		tsk->rto_ms = min_t(u32, tsk->rto_ms * 2, 60000);
-		tsk->ctl_at = now + (u64)tsk->rto_ms * NSEC_PER_MSEC;
+		tonic_ctl_backoff(tsk, now, 60000);
 		TONIC_SK_INC_STATS(sk, TONIC_MIB_FIN_RTX);
 		tonic_send_ctl(sk, TONIC_PKT_FIN, tsk->fin_seg, 0, 0, 0);
 		return;
@@ -219,9 +223,7 @@ static void tonic_ctl_timeout(struct sock *sk, u64 now)
 			tonic_reset(sk, ETIMEDOUT);
 			return;
 		}
-		tsk->retries++;
-		tsk->rto_ms = min_t(u32, tsk->rto_ms * 2, 10000);
-		tsk->ctl_at = now + (u64)tsk->rto_ms * NSEC_PER_MSEC;
+		tonic_ctl_backoff(tsk, now, 10000);
 		TONIC_SK_INC_STATS(sk, TONIC_MIB_PROBES_OUT);
 		tonic_send_ctl(sk, TONIC_PKT_PROBE, 0, 0, 0, 0);
 	}

@@ -46,6 +46,8 @@ import sys
 import threading
 import time
 
+from udp_wire import checksum as csum
+
 ETH_P_ALL = 0x0003
 HDR = 28
 PORT = 6253
@@ -63,15 +65,6 @@ def hdr(sport, dport, typ, seq=0, ack=0, plen=0, flags=0, sack=0, wnd=16,
 
 def synopt(seg=1000, win=16, signals=1):
     return struct.pack('!HHI16s', seg, win, signals, b'')
-
-
-def csum(b):
-    if len(b) % 2:
-        b += b'\0'
-    s = sum(struct.unpack('!%dH' % (len(b) // 2), b))
-    while s >> 16:
-        s = (s & 0xffff) + (s >> 16)
-    return ~s & 0xffff
 
 
 class Wire:
@@ -408,14 +401,23 @@ def peer_ack(sn, dst, dport):
                    p.type == ACK, 20)
 
 
-def syns(fam, wire, iface, dst, dport, n):
+def on_path(fam, wire, iface, dst, dport):
+    """A sender, a sniffer and a fresh ACK of dst:dport, or None."""
     w = Wire(fam, wire, dst)
     sn = Sniffer(iface, fam, wire, w.sport())
     print('ready', flush=True)
     a = peer_ack(sn, dst, dport)
     if not a:
         out({'error': 'no ACK from the peer'})
+        return None
+    return w, sn, a
+
+
+def syns(fam, wire, iface, dst, dport, n):
+    seen = on_path(fam, wire, iface, dst, dport)
+    if not seen:
         return 1
+    w, sn, a = seen
     for _ in range(n):
         w.send(hdr(a.dport, dport, SYN, seq=random.getrandbits(32)) + synopt())
     out({'syns': n})
@@ -423,13 +425,10 @@ def syns(fam, wire, iface, dst, dport, n):
 
 
 def rst(fam, wire, iface, dst, dport):
-    w = Wire(fam, wire, dst)
-    sn = Sniffer(iface, fam, wire, w.sport())
-    print('ready', flush=True)
-    a = peer_ack(sn, dst, dport)
-    if not a:
-        out({'error': 'no ACK from the peer'})
+    seen = on_path(fam, wire, iface, dst, dport)
+    if not seen:
         return 1
+    w, sn, a = seen
     # The client writes every 0.5 s: right after the peer's ACK nothing
     # is in flight, and its ack is the peer's rcv_nxt.
     time.sleep(0.05)
