@@ -316,31 +316,26 @@ struct sock *tonic_check_req(struct sock *sk, struct sk_buff *skb,
 	struct sock *child;
 	bool own_req;
 
-	switch (th->type) {
-	case TONIC_PKT_SYN:
-		if (ntohl(th->seq) == treq->irs)
-			inet_rtx_syn_ack(sk, req);
+	/* As tcp_check_req() (engine/accept.c). */
+	switch (tonic_acc_req(treq->iss, treq->irs, th->type, ntohl(th->seq),
+			      ntohl(th->ack))) {
+	case TONIC_ACC_OK:
+		break;
+	case TONIC_ACC_REPLY:
+		inet_rtx_syn_ack(sk, req);
 		return NULL;
-	case TONIC_PKT_RST:
-		/* As tcp_check_req(): an RST answering our SYN-ACK echoes our
-		 * ISN + 1 in @ack and carries the client's next segment
-		 * number in @seq (exactly, RFC 5961 §3.2).
-		 */
-		if (ntohl(th->ack) == treq->iss + 1 &&
-		    ntohl(th->seq) == treq->irs + 1) {
-			TONIC_SK_INC_STATS(sk, TONIC_MIB_RSTS_IN);
-			inet_csk_reqsk_queue_drop(sk, req);
-		} else {
-			TONIC_SK_INC_STATS(sk, TONIC_MIB_DROP_STATE);
-		}
+	case TONIC_ACC_RESET:
+		TONIC_SK_INC_STATS(sk, TONIC_MIB_RSTS_IN);
+		inet_csk_reqsk_queue_drop(sk, req);
 		return NULL;
-	case TONIC_PKT_SYNACK:
+	case TONIC_ACC_DROP:
+		TONIC_SK_INC_STATS(sk, TONIC_MIB_DROP_STATE);
 		return NULL;
-	}
-	if (ntohl(th->ack) != treq->iss + 1 ||
-	    ntohl(th->seq) - (treq->irs + 1) > TONIC_MAX_WINDOW) {
+	case TONIC_ACC_REFUSE:
 		TONIC_SK_INC_STATS(sk, TONIC_MIB_DROP_STATE);
 		req->rsk_ops->send_reset(sk, skb, SK_RST_REASON_NOT_SPECIFIED);
+		return NULL;
+	default:
 		return NULL;
 	}
 	child = tonic_af(sk)->syn_recv_sock(sk, skb, req, NULL, req, &own_req);
