@@ -126,11 +126,10 @@ bool tonic_acc_data_state(int state)
 
 enum tonic_acc tonic_acc_fin(const struct tonic_acc_view *v, u32 seg)
 {
-	if (seg == v->rcv_nxt)
-		return TONIC_ACC_OK;
-	if (v->peer_fin && seg + 1 == v->rcv_nxt)
-		return TONIC_ACC_REPLY;
-	return TONIC_ACC_DROP;
+	/* One FIN: rcv_nxt is past it, and nothing follows it. */
+	if (v->peer_fin)
+		return seg + 1 == v->rcv_nxt ? TONIC_ACC_REPLY : TONIC_ACC_DROP;
+	return seg == v->rcv_nxt ? TONIC_ACC_OK : TONIC_ACC_DROP;
 }
 
 int tonic_acc_fin_state(int state)

@@ -220,9 +220,9 @@ bool tonic_acc_data_state(int state);
  * @v: the connection
  * @seg: the FIN's seq, relative to the peer's ISN + 1
  *
- * Return: TONIC_ACC_OK for the FIN at rcv_nxt, TONIC_ACC_REPLY for a
- * repeat of the FIN already taken (our ACK was lost: ack it again),
- * TONIC_ACC_DROP otherwise.
+ * Return: TONIC_ACC_OK for the first FIN, at rcv_nxt; TONIC_ACC_REPLY for
+ * a repeat of the FIN already taken (our ACK was lost: ack it again);
+ * TONIC_ACC_DROP otherwise, a second FIN after it included.
  */
 enum tonic_acc tonic_acc_fin(const struct tonic_acc_view *v, u32 seg);
 

@@ -171,6 +171,8 @@ static void fin(void)
 	v.rcv_nxt = 101;
 	CHECK_EQ(tonic_acc_fin(&v, 100), TONIC_ACC_REPLY);
 	CHECK_EQ(tonic_acc_fin(&v, 99), TONIC_ACC_DROP);
+	/* nothing follows the FIN: one at the new rcv_nxt is no FIN */
+	CHECK_EQ(tonic_acc_fin(&v, 101), TONIC_ACC_DROP);
 
 	CHECK_EQ(tonic_acc_fin_state(TCP_ESTABLISHED), TCP_CLOSE_WAIT);
 	CHECK_EQ(tonic_acc_fin_state(TCP_FIN_WAIT1), TCP_CLOSING);
