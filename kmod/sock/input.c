@@ -351,10 +351,13 @@ static void tonic_rcv_synsent(struct sock *sk, struct sk_buff *skb)
  */
 static bool tonic_rcv_relookup(struct sock *sk, struct sk_buff *skb)
 {
+	/* The packet's family: IPv4's for IPv4 to a dual-stack listener. */
+	const struct tonic_af_ops *af = skb->protocol == htons(ETH_P_IP) ?
+					&tonic_ipv4_af_ops : tonic_af(sk);
 	bool refcounted;
 	struct sock *nsk;
 
-	nsk = tonic_af(sk)->lookup(skb, tonic_hdr(skb), &refcounted);
+	nsk = af->lookup(skb, tonic_hdr(skb), &refcounted);
 	if (!nsk || nsk == sk || nsk->sk_state == TCP_LISTEN ||
 	    nsk->sk_state == TCP_TIME_WAIT ||
 	    nsk->sk_state == TCP_NEW_SYN_RECV) {

@@ -1140,8 +1140,6 @@ static void conn_init(struct conn *c, const u8 *pre)
  */
 static void summary(const struct conn *c);
 
-static void summary(const struct conn *c);
-
 static void drain(struct conn *c)
 {
 	int r;
@@ -1191,9 +1189,10 @@ static void summary(const struct conn *c)
 
 	if (c->eng)
 		tonic_engine_stats(c->eng, &est);
-	fprintf(stderr, "fuzz_pkt: state %d C %u K %u sent %u/%u acked %u fin %d/%d "
+	fprintf(stderr, "fuzz_pkt: state %d (TCP_*) C %u K %u sent %u/%u acked %u fin %d/%d "
 		"| received %llu peer_fin %d | peer got %u forged %d | engine segs %llu rtx %llu "
-		"timeouts %llu bad %llu\n", c->state, c->seg_size, c->window,
+		"timeouts %llu bad %llu | challenges %u resets %u refused %u\n",
+		c->state, c->seg_size, c->window,
 		c->sent_any ? c->sent_hi - c->base : 0, c->snd_end - c->base,
 		c->snd_una - c->base, c->fin_sent, c->fin_acked,
 		(unsigned long long)c->rcv.delivered, c->peer_fin,
@@ -1201,7 +1200,8 @@ static void summary(const struct conn *c)
 		(unsigned long long)est.segs_sent,
 		(unsigned long long)est.segs_rtx,
 		(unsigned long long)est.timeouts,
-		(unsigned long long)est.ctrl_bad);
+		(unsigned long long)est.ctrl_bad, c->challenges, c->resets,
+		c->refused);
 	if (c->eng) {
 		struct tonic_flow_stats fs;
 
