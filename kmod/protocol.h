@@ -35,6 +35,7 @@
 #include "pkt.h"
 #include "accept.h"
 #include "cookie.h"
+#include "negotiate.h"
 
 #if !IS_ENABLED(CONFIG_IP_DCCP)
 #error "tonic needs CONFIG_IP_DCCP: tcp_or_dccp_get_hashinfo() ignores private hash tables without it"

@@ -290,6 +290,20 @@ bool tonic_acc_sack_ok(const struct tonic_acc_view *v, u32 sack);
 bool tonic_icmp_seq_ok(const struct tonic_acc_view *v, u32 iss, u32 seq);
 
 /**
+ * tonic_icmp_req_ok() - does an ICMP error quote a request sock's SYN-ACK?
+ * @iss: the request's ISN (its SYN-ACK's seq)
+ * @seq: the quoted packet's seq, as sent
+ *
+ * As tcp_req_err(): only our SYN-ACK may be the subject.
+ *
+ * Return: true if the error may be acted on.
+ */
+static inline bool tonic_icmp_req_ok(u32 iss, u32 seq)
+{
+	return seq == iss;
+}
+
+/**
  * struct tonic_rcv_lens - the lengths of the DATA segments kept
  * @len: by segment number & (TONIC_LENS - 1), tonic_len_tag() of its
  *	number and length (0: none)

@@ -214,7 +214,7 @@ static void tonic_req_err(struct request_sock *req, u32 seq, bool abort)
 	struct sock *lsk = req->rsk_listener;
 	struct net *net = sock_net(lsk);
 
-	if (seq != tonic_rsk(req)->iss) {
+	if (!tonic_icmp_req_ok(tonic_rsk(req)->iss, seq)) {
 		TONIC_INC_STATS(net, TONIC_MIB_OOW_ICMPS);
 	} else if (abort) {
 		/* Still half open: forget it quietly (accept() wants no

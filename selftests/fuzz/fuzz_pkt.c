@@ -32,6 +32,7 @@
 #include "pkt.h"
 #include "accept.h"
 #include "cookie.h"
+#include "negotiate.h"
 
 #define TONIC_PROG(p)							\
 	extern const struct tonic_proto_ops tonic_prog_##p;		\
@@ -617,14 +618,9 @@ static void rcv_synsent(struct conn *c, const struct tonic_pkt *p)
 	default:
 		return;
 	}
-	if (!tonic_syn_usable(&p->syn))
-		return;
 	/* tonic_negotiate_synack() */
-	c->seg_size = min(c->seg_size, p->syn.seg_size);
-	c->window = min_t(u16, c->window, p->syn.window);
-	while (c->window & (c->window - 1))
-		c->window &= c->window - 1;
-	c->signals |= (p->syn.signals & TONIC_SIGNALS_KNOWN) | TONIC_SIG_ACK;
+	if (tonic_syn_accept(&p->syn, &c->seg_size, &c->window, &c->signals))
+		return;
 	c->irs = p->seq;
 	conn_chosen(c);
 	c->peer_wnd = min_t(u32, p->wnd, c->window);
@@ -645,30 +641,34 @@ static u32 cookie_minute(const struct conn *c)
 	return (u32)(c->now / MINUTE) + c->clock;
 }
 
+/* tonic_pick_seg_size(): the preamble's C stands for the route's. */
+static u16 pick_seg_size(const struct conn *c, u32 wanted)
+{
+	return wanted && wanted < c->seg_size ?
+	       max_t(u32, wanted, TONIC_MIN_SEGMENT) : c->seg_size;
+}
+
 /*
- * A listener's SYN: what tonic_negotiate_req() makes of it.  The
- * preamble's C stands for what the route allows.  Then a request sock
- * (the connection in SYN_RECV, @req), or with SYN cookies
- * (tonic_cookie_make()) nothing but the SYN-ACK's ISN.
+ * A listener's SYN: what tonic_negotiate_req() makes of it
+ * (tonic_syn_choose()).  Then a request sock (the connection in
+ * SYN_RECV, @req), or with SYN cookies (tonic_cookie_make()) nothing but
+ * the SYN-ACK's ISN.
  */
 static void rcv_syn(struct conn *c, const struct tonic_pkt *p)
 {
-	u32 wanted = p->syn.seg_size, win;
+	struct tonic_syn_choice ch;
 
-	win = min_t(u32, p->syn.window, c->window);
-	win = win < 1 ? 1 : win > MAX_WINDOW ? MAX_WINDOW : win;
-	while (win & (win - 1))
-		win &= win - 1;
+	tonic_syn_choose(&p->syn, c->window, c->signals, 0, &ch);
+	FUZZ_CHECK(ch.window && ch.window <= MAX_WINDOW &&
+		   !(ch.window & (ch.window - 1)) && ch.window <= c->window,
+		   "K %u chosen, ours %u", ch.window, c->window);
 	if (c->cookies) {
 		struct tonic_cookie_opts o = {
-			.seg_size = c->seg_size, .window = win,
-			.signals = (p->syn.signals & TONIC_SIGNALS_KNOWN) |
-				   c->signals,
+			.seg_size = pick_seg_size(c, ch.seg_size),
+			.window = ch.window, .signals = ch.signals,
 		};
 		u32 data;
 
-		if (wanted && wanted < o.seg_size)
-			o.seg_size = max_t(u32, wanted, TONIC_MIN_SEGMENT);
 		data = tonic_cookie_encode(&o);
 		FUZZ_CHECK(!(data >> TONIC_COOKIE_DATA_BITS), "data %#x", data);
 		c->cookie_sent = true;
@@ -680,10 +680,9 @@ static void rcv_syn(struct conn *c, const struct tonic_pkt *p)
 					  data);
 		return;
 	}
-	c->window = win;
-	c->signals |= p->syn.signals & TONIC_SIGNALS_KNOWN;
-	if (wanted && wanted < c->seg_size)
-		c->seg_size = max_t(u32, wanted, TONIC_MIN_SEGMENT);
+	c->window = ch.window;
+	c->signals = ch.signals;
+	c->seg_size = pick_seg_size(c, ch.seg_size);
 	c->irs = p->seq;
 	conn_chosen(c);
 	c->peer_wnd = c->window;
@@ -865,7 +864,7 @@ static void icmp_in(struct conn *c, u32 seq)
 	if (c->state == TCP_CLOSE)
 		return;
 	if (c->req) {
-		if (seq == c->iss)
+		if (tonic_icmp_req_ok(c->iss, seq))
 			conn_close(c);
 		return;
 	}

@@ -4,11 +4,13 @@
  * arithmetic (kmod/engine/cookie.c), verdict by verdict, with the RFC 5961
  * examples: an RST at rcv_nxt resets, one in the window is challenged,
  * one outside it is dropped; an ack too old is challenged, one too new
- * dropped; DATA lengths; the request sock; ICMP; FIN.
+ * dropped; DATA lengths; the request sock; ICMP; FIN; the handshake's
+ * arithmetic (kmod/engine/negotiate.c).
  */
 #include "unit.h"
 #include "accept.h"
 #include "cookie.h"
+#include "negotiate.h"
 
 /* An established connection: rcv_nxt 100, head 50, tail 60, K 16. */
 static struct tonic_acc_view est(void)
@@ -348,6 +350,54 @@ static void lengths(void)
 	CHECK(tonic_len_bad(&l, &r, c, 3, 10));
 }
 
+static void negotiate(void)
+{
+	struct tonic_syn_view v = {
+		.seg_size = 1400, .window = 100, .signals = 0xffffffff,
+	};
+	struct tonic_syn_choice c;
+	u16 seg = 1400, win = 16;
+	u32 sig = TONIC_SIG_ACK;
+
+	/* the listener: the smaller K as a power of two, known signals */
+	tonic_syn_choose(&v, 64, TONIC_SIG_ACK | TONIC_SIG_GRANT, 0, &c);
+	CHECK_EQ(c.window, 64);
+	CHECK_EQ(c.signals, TONIC_SIGNALS_KNOWN);
+	CHECK_EQ(c.seg_size, 1400);
+	tonic_syn_choose(&v, 48, TONIC_SIG_ACK, 1000, &c);
+	CHECK_EQ(c.window, 32);
+	CHECK_EQ(c.seg_size, 1000);
+	v.signals = TONIC_SIG_NACK | 0x100;
+	v.window = 0;
+	v.seg_size = 0;
+	tonic_syn_choose(&v, 16, TONIC_SIG_ACK, 0, &c);
+	CHECK_EQ(c.window, 1);
+	CHECK_EQ(c.signals, TONIC_SIG_ACK | TONIC_SIG_NACK);
+	CHECK_EQ(c.seg_size, 0);
+	v.window = 300;
+	tonic_syn_choose(&v, TONIC_MAX_WINDOW, 0, 0, &c);
+	CHECK_EQ(c.window, TONIC_MAX_WINDOW);
+
+	/* the client takes it: the smaller C and K, ACK always */
+	v = (struct tonic_syn_view){ .seg_size = 1200, .window = 12,
+				     .signals = 0x80000002 };
+	CHECK_EQ(tonic_syn_accept(&v, &seg, &win, &sig), 0);
+	CHECK_EQ(seg, 1200);
+	CHECK_EQ(win, 8);
+	CHECK_EQ(sig, TONIC_SIG_ACK | TONIC_SIG_NACK);
+	/* unusable: nothing changes */
+	v.seg_size = TONIC_MIN_SEGMENT - 1;
+	CHECK_EQ(tonic_syn_accept(&v, &seg, &win, &sig), -EINVAL);
+	v.seg_size = TONIC_MIN_SEGMENT;
+	v.window = 0;
+	CHECK_EQ(tonic_syn_accept(&v, &seg, &win, &sig), -EINVAL);
+	CHECK_EQ(seg, 1200);
+	CHECK_EQ(win, 8);
+	/* ICMP for a request sock: only its SYN-ACK */
+	CHECK(tonic_icmp_req_ok(77, 77));
+	CHECK(!tonic_icmp_req_ok(77, 78));
+}
+
 static u32 hash(u32 irs, u32 count)
 {
 	return irs * 0x9e3779b1U ^ count * 0x85ebca6bU;
@@ -427,7 +477,7 @@ static void cookies(void)
 
 int main(void)
 {
-	tap_plan(9);
+	tap_plan(10);
 	TAP_RUN(slack_and_plausible);
 	TAP_RUN(rst);
 	TAP_RUN(syn_and_ack);
@@ -437,5 +487,6 @@ int main(void)
 	TAP_RUN(icmp);
 	TAP_RUN(lengths);
 	TAP_RUN(cookies);
+	TAP_RUN(negotiate);
 	return tap_exit();
 }
