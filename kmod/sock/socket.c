@@ -145,10 +145,7 @@ static void tonic_init_conn_state(struct sock *sk)
 	tonic_rcv_init(&tsk->rcv, 0);
 	tsk->rcv_adv_edge = 0;
 	memset(tsk->ooo, 0, sizeof(tsk->ooo));
-	memset(tsk->rcv_lens, 0, sizeof(tsk->rcv_lens));
-	tsk->rcv_top = 0;
-	tsk->rcv_short = 0;
-	tsk->rcv_short_held = false;
+	memset(&tsk->lens, 0, sizeof(tsk->lens));
 	tsk->fin_seg = 0;
 	tsk->fin_queued = false;
 	tsk->fin_sent = false;
