@@ -156,7 +156,8 @@ void tonic_acc_ack(const struct tonic_acc_view *v, u32 ack, u32 wnd,
 	out->edge = cum + out->wnd;
 	out->update = !tonic_seq_before(cum, v->snd_una) &&
 		      !tonic_seq_before(out->edge, v->peer_edge);
-	if (tonic_seq_before(cum, v->snd_una))
+	out->old = tonic_seq_before(cum, v->snd_una);
+	if (out->old)
 		cum = v->snd_una;
 	out->cum = cum;
 }

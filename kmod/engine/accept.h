@@ -241,12 +241,16 @@ int tonic_acc_fin_state(int state);
  * @wnd: the peer's window, at most K
  * @update: the window moved: peer_edge becomes @edge, peer_wnd @wnd
  * @edge: the peer's new window edge, when @update
+ * @old: the ack is below snd_una, an ACK overtaken by a later one (ACKs
+ *	sent from two CPUs can swap on the way): it is no duplicate ACK,
+ *	which repeats the highest ack (RFC 5681 §2), and reports no loss
  */
 struct tonic_acc_ack {
 	u32 cum;
 	u32 wnd;
 	bool update;
 	u32 edge;
+	bool old;
 };
 
 /**

@@ -449,7 +449,10 @@ void tonic_ack_rcv(struct sock *sk, u32 ack, u32 sack, u8 flags, u32 grant,
 
 		e->flow_id = TONIC_FLOW_ID;
 		e->type = TONIC_CTRL_ACK;
-		e->flags = TONIC_CF_CUMACK;
+		/* A late ACK keeps its news (SACK, DSACK, ECE) but is no
+		 * duplicate ACK and no NACK: TCP does not count one either.
+		 */
+		e->flags = a.old ? 0 : TONIC_CF_CUMACK;
 		e->cumack = cum;
 		if (in_win && !(flags & TONIC_F_DUP)) {
 			u32 slot = sack & (TONIC_RING - 1);
@@ -471,7 +474,7 @@ void tonic_ack_rcv(struct sock *sk, u32 ack, u32 sack, u8 flags, u32 grant,
 			e->flags |= TONIC_CF_DUP;
 			e->sack = sack;
 		}
-		if (flags & TONIC_F_NACK) {
+		if ((flags & TONIC_F_NACK) && !a.old) {
 			e->type = TONIC_CTRL_NACK;
 			e->flags |= TONIC_CF_NACK;
 			e->nack = cum;
@@ -479,6 +482,8 @@ void tonic_ack_rcv(struct sock *sk, u32 ack, u32 sack, u8 flags, u32 grant,
 		}
 		if (flags & TONIC_F_ECE)
 			e->flags |= TONIC_CF_ECE;
+		if (!e->flags)
+			n--;
 	} else if (tonic_seg_before(tsk->snd_una, cum)) {
 		ev[n].flow_id = TONIC_FLOW_ID;
 		ev[n].type = TONIC_CTRL_ACK;

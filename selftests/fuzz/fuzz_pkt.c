@@ -476,7 +476,7 @@ static void ack_rcv(struct conn *c, u32 ack, u32 sack, u8 flags, u32 grant,
 
 		e->flow_id = FLOW;
 		e->type = TONIC_CTRL_ACK;
-		e->flags = TONIC_CF_CUMACK;
+		e->flags = a.old && !raw ? 0 : TONIC_CF_CUMACK;
 		e->cumack = cum;
 		if (in_win && !(flags & TONIC_F_DUP)) {
 			u32 slot = sack & (MAX_WINDOW - 1);
@@ -492,13 +492,15 @@ static void ack_rcv(struct conn *c, u32 ack, u32 sack, u8 flags, u32 grant,
 			e->flags |= TONIC_CF_DUP;
 			e->sack = sack;
 		}
-		if (flags & TONIC_F_NACK) {
+		if ((flags & TONIC_F_NACK) && (raw || !a.old)) {
 			e->type = TONIC_CTRL_NACK;
 			e->flags |= TONIC_CF_NACK;
 			e->nack = raw ? sack : cum;
 		}
 		if (flags & TONIC_F_ECE)
 			e->flags |= TONIC_CF_ECE;
+		if (!e->flags)
+			n--;
 	} else if (raw || seg_before(c->snd_una, cum)) {
 		ev[n].flow_id = FLOW;
 		ev[n].type = TONIC_CTRL_ACK;

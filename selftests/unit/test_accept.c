@@ -237,13 +237,18 @@ static void ack_clamp(void)
 	tonic_acc_ack(&v, 15, 11, &a);
 	CHECK(a.update);
 	CHECK_EQ(a.edge, 26);
-	/* an old ack: the head, and an old window that updates nothing */
+	CHECK(!a.old);
+	/* an old ack: the head, an old window that updates nothing, and
+	 * no duplicate of the highest ack
+	 */
 	tonic_acc_ack(&v, 5, 100, &a);
 	CHECK_EQ(a.cum, 10);
 	CHECK(!a.update);
+	CHECK(a.old);
 	tonic_acc_ack(&v, 10, 0, &a);
 	CHECK_EQ(a.cum, 10);
 	CHECK(!a.update);
+	CHECK(!a.old);
 	/* across the wrap */
 	v.snd_una = (u32)-3;
 	v.snd_ann = 2;
@@ -255,6 +260,7 @@ static void ack_clamp(void)
 	tonic_acc_ack(&v, (u32)-5, 16, &a);
 	CHECK_EQ(a.cum, (u32)-3);
 	CHECK(!a.update);
+	CHECK(a.old);
 
 	v = est();
 	CHECK(tonic_acc_sack_ok(&v, 50));

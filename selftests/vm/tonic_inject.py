@@ -42,6 +42,10 @@ here).  Each command prints one JSON line of what it did.
       DATA from DST: once that DATA is seen, a FIN at DST's rcv_nxt (the
       ack of its DATA, one past our FIN) with our latest ack, as an
       on-path attacker (or a confused peer) would send a second FIN.
+  tonic_inject.py late FAM WIRE IFACE DST SPORT N
+      Our own ACKs (from port SPORT to DST) replayed late: N times, once
+      an ACK newer than the last one seen has left, three copies of that
+      last one, as ACKs sent from two CPUs can arrive swapped.
 """
 import json
 import random
@@ -476,6 +480,30 @@ def flood(fam, wire, dst, dport, n, port0):
     return 0
 
 
+def late(fam, wire, iface, dst, sport, n):
+    w = Wire(fam, wire, dst)
+    sn = Sniffer(iface, fam, wire, w.sport())
+    print('ready', flush=True)
+    ours = lambda p: (p.dst == dst and p.sport == sport and p.type == ACK
+                      and p.flags & 1)
+    prev = sn.find(ours, 20)
+    sent = 0
+    while prev and sent < n:
+        newer = sn.fresh(lambda p: ours(p) and p.dport == prev.dport and
+                         0 < (p.ack - prev.ack) & 0xffffffff < 1 << 31, 5)
+        if not newer:
+            break
+        pkt = hdr(prev.sport, prev.dport, ACK, seq=prev.seq, ack=prev.ack,
+                  flags=prev.flags, sack=prev.sack, wnd=prev.wnd)
+        for _ in range(3):
+            w.send(pkt)
+        sent += 1
+        prev = newer
+        time.sleep(0.03)
+    out({'late_rounds': sent})
+    return 0 if sent == n else 1
+
+
 if __name__ == '__main__':
     a = sys.argv[1:]
     cmd = a[0]
@@ -493,6 +521,8 @@ if __name__ == '__main__':
         sys.exit(syns(a[1], a[2], a[3], a[4], int(a[5]), int(a[6])))
     if cmd == 'rst':
         sys.exit(rst(a[1], a[2], a[3], a[4], int(a[5])))
+    if cmd == 'late':
+        sys.exit(late(a[1], a[2], a[3], a[4], int(a[5]), int(a[6])))
     if cmd == 'fin2':
         sys.exit(fin2(a[1], a[2], a[3], a[4], int(a[5])))
     if cmd == 'flood':
