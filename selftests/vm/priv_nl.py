@@ -11,7 +11,8 @@ import sys
 sys.path.insert(0, "/usr/src/linux-source-6.12/tools/net/ynl")
 from lib import YnlFamily, NlError  # noqa: E402
 
-ynl = YnlFamily("Documentation/netlink/specs/tonic.yaml", "")
+SPEC = "Documentation/netlink/specs/tonic.yaml"
+ynl = YnlFamily(SPEC, "")
 
 
 def run(key, fn):
@@ -44,4 +45,5 @@ for name in sys.argv[2:]:
 d = run("prog-default-get-after", lambda: ynl.do("prog-default-get", {}))
 if d is not None:
     print("default", d["name"])
-run("events", lambda: ynl.ntf_subscribe("events"))
+# a socket of its own: ynl binds it, which must come before any request
+run("events", lambda: YnlFamily(SPEC, "").ntf_subscribe("events"))

@@ -35,7 +35,7 @@ def tonic(family=socket.AF_INET):
 
 
 def setname(s, level, opt, name):
-    s.setsockopt(level, opt, name.encode())
+    s.setsockopt(level, opt, name.encode() or b"\0")  # "": the default
 
 
 run("socket4", lambda: tonic().close())
@@ -47,8 +47,7 @@ for key, name in (("builtin", "newreno"), ("builtin-rack", "rack"),
     run("TONIC_PROTOCOL:" + key,
         lambda: setname(tonic(), SOL_TONIC, TONIC_PROTOCOL, name))
     run("TCP_CONGESTION-tonic:" + key,
-        lambda: setname(tonic(), socket.SOL_TCP, TCP_CONGESTION, name)
-        if name else None)
+        lambda: setname(tonic(), socket.SOL_TCP, TCP_CONGESTION, name))
 run("TCP_CONGESTION-tonic:linux-name",
     lambda: setname(tonic(), socket.SOL_TCP, TCP_CONGESTION, "bbr"))
 run("TCP_CONGESTION-tcp:allowed",
