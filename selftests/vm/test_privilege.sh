@@ -66,8 +66,14 @@ want() {
 	return $bad
 }
 
-# both for shells of other users (setpriv and unshare keep the environment)
-export -f wr want
+# is ACTUAL EXPECTED: equal, else say both
+is() {
+	[ "$1" = "$2" ] || { echo "got '$1', want '$2'"; return 1; }
+}
+
+# for the shells of each case, and of other users (setpriv and unshare
+# keep the environment)
+export -f wr want is rmmod_tonic
 
 settings_values() {
 	local n m
@@ -82,11 +88,11 @@ tap_check "setup: reno and sack attached, htcp available to TCP and not allowed"
 		 grep -qw htcp /proc/sys/net/ipv4/tcp_available_congestion_control &&
 		 ! grep -qw htcp /proc/sys/net/ipv4/tcp_allowed_congestion_control"
 tap_check "setup: the host allows rack and reno (net.tonic.allowed_protocols)" \
-	bash -c "[ \"\$(wr $SYS/allowed_protocols 'rack reno')\" = ok ] &&
-		 [ \"\$(cat $SYS/allowed_protocols)\" = 'rack reno' ]"
+	bash -c "is \"\$(wr $SYS/allowed_protocols 'rack reno')\" ok &&
+		 is \"\$(cat $SYS/allowed_protocols)\" 'rack reno'"
 tap_check "setup: nobody is uid 65534; container root is 0 mapped to 65534" bash -c \
-	"[ \"\$($NOBODY id -u)\" = 65534 ] &&
-	 [ \"\$($CROOT sh -c 'id -u; cat /proc/self/uid_map' | xargs)\" = '0 0 65534 1' ]"
+	"is \"\$($NOBODY id -u)\" 65534 &&
+	 is \"\$($CROOT sh -c 'id -u; cat /proc/self/uid_map' | xargs)\" '0 0 65534 1'"
 
 HOST_SETTINGS=$(settings_values)
 # the per-socket and netlink controls, each caller in one process
@@ -101,55 +107,55 @@ for f in sock.N sock.U nl.N nl.U; do sed "s/^/# $f: /" "$T/$f"; done
 tap_check "settings, read: nobody reads every net.tonic setting" bash -c \
 	"while read -r n m; do cat $SYS/\$n >/dev/null || exit 1; done <<<'$SETTINGS'"
 tap_check "settings, read: container root reads its namespace's, the defaults" bash -c \
-	"[ \"\$($CROOT bash -c 'while read -r n m; do echo \$n \$(cat $SYS/\$n); done' <<<'$SETTINGS')\" = '$HOST_SETTINGS' ]"
+	"is \"\$($CROOT bash -c 'while read -r n m; do echo \$n \$(cat $SYS/\$n); done' <<<'$SETTINGS')\" '$HOST_SETTINGS'"
 tap_check "settings, write: EACCES to nobody for each (as tcp_syn_retries), nothing changed" bash -c \
 	"while read -r n m; do r=\$($NOBODY bash -c \"wr $SYS/\$n \$m\" </dev/null)
 		[ \"\$r\" = EACCES ] || { echo \"\$n: \$r\"; exit 1; }; done <<<'$SETTINGS'
-	 [ \"\$($NOBODY bash -c \"wr /proc/sys/net/ipv4/tcp_syn_retries 2\")\" = EACCES ] &&
-	 [ \"\$(while read -r n m; do echo \$n \$(cat $SYS/\$n); done <<<'$SETTINGS')\" = '$HOST_SETTINGS' ]"
+	 is \"\$($NOBODY bash -c \"wr /proc/sys/net/ipv4/tcp_syn_retries 2\")\" EACCES &&
+	 is \"\$(while read -r n m; do echo \$n \$(cat $SYS/\$n); done <<<'$SETTINGS')\" '$HOST_SETTINGS'"
 tap_check "settings, write: container root sets each in its namespace (as tcp_syn_retries), not the host's" bash -c \
-	"$CROOT bash -c 'while read -r n m; do [ \"\$(wr $SYS/\$n \$m)\" = ok ] && [ \"\$(cat $SYS/\$n)\" = \$m ] ||
+	"$CROOT bash -c 'while read -r n m; do is \"\$(wr $SYS/\$n \$m)\" ok && is \"\$(cat $SYS/\$n)\" \$m ||
 		{ echo \$n; exit 1; }; done
-	 [ \"\$(wr /proc/sys/net/ipv4/tcp_syn_retries 2)\" = ok ]' <<<'$SETTINGS' &&
-	 [ \"\$(while read -r n m; do echo \$n \$(cat $SYS/\$n); done <<<'$SETTINGS')\" = '$HOST_SETTINGS' ]"
+	 is \"\$(wr /proc/sys/net/ipv4/tcp_syn_retries 2)\" ok' <<<'$SETTINGS' &&
+	 is \"\$(while read -r n m; do echo \$n \$(cat $SYS/\$n); done <<<'$SETTINGS')\" '$HOST_SETTINGS'"
 
 tap_check "default_protocol, read: nobody reads the host's (rack)" \
-	bash -c "[ \"\$($NOBODY cat $SYS/default_protocol)\" = rack ]"
+	bash -c "is \"\$($NOBODY cat $SYS/default_protocol)\" rack"
 tap_check "default_protocol, read: container root reads its namespace's (rack)" \
-	bash -c "[ \"\$($CROOT cat $SYS/default_protocol)\" = rack ]"
+	bash -c "is \"\$($CROOT cat $SYS/default_protocol)\" rack"
 tap_check "default_protocol, write: EACCES to nobody (as tcp_congestion_control), unchanged" \
-	bash -c "[ \"\$($NOBODY bash -c 'wr $SYS/default_protocol newreno
-			 wr /proc/sys/net/ipv4/tcp_congestion_control reno' | xargs)\" = 'EACCES EACCES' ] &&
-		 [ \"\$(cat $SYS/default_protocol)\" = rack ]"
+	bash -c "is \"\$($NOBODY bash -c 'wr $SYS/default_protocol newreno
+			 wr /proc/sys/net/ipv4/tcp_congestion_control reno' | xargs)\" 'EACCES EACCES' &&
+		 is \"\$(cat $SYS/default_protocol)\" rack"
 tap_check "default_protocol, write: container root: built-in or host-allowed ok, sack EPERM (as htcp for TCP), unknown ENOENT" \
-	bash -c "[ \"\$($CROOT bash -c 'wr $SYS/default_protocol newreno; wr $SYS/default_protocol reno
+	bash -c "is \"\$($CROOT bash -c 'wr $SYS/default_protocol newreno; wr $SYS/default_protocol reno
 			 wr $SYS/default_protocol sack; cat $SYS/default_protocol
 			 wr $SYS/default_protocol nosuchproto
 			 wr /proc/sys/net/ipv4/tcp_congestion_control htcp
-			 wr /proc/sys/net/ipv4/tcp_congestion_control reno' | xargs)\" = \
-		  'ok ok EPERM reno ENOENT EPERM ok' ] && [ \"\$(cat $SYS/default_protocol)\" = rack ]"
+			 wr /proc/sys/net/ipv4/tcp_congestion_control reno' | xargs)\" \
+		  'ok ok EPERM reno ENOENT EPERM ok' && is \"\$(cat $SYS/default_protocol)\" rack"
 
 tap_check "allowed_protocols, read: nobody reads the host's" \
-	bash -c "[ \"\$($NOBODY cat $SYS/allowed_protocols)\" = 'rack reno' ]"
+	bash -c "is \"\$($NOBODY cat $SYS/allowed_protocols)\" 'rack reno'"
 tap_check "allowed_protocols, read: container root reads its namespace's (rack)" \
-	bash -c "[ \"\$($CROOT cat $SYS/allowed_protocols)\" = rack ]"
+	bash -c "is \"\$($CROOT cat $SYS/allowed_protocols)\" rack"
 tap_check "allowed_protocols, write: EACCES to nobody (as tcp_allowed_congestion_control), unchanged" \
-	bash -c "[ \"\$($NOBODY bash -c 'wr $SYS/allowed_protocols sack
-			 wr /proc/sys/net/ipv4/tcp_allowed_congestion_control htcp' | xargs)\" = 'EACCES EACCES' ] &&
-		 [ \"\$(cat $SYS/allowed_protocols)\" = 'rack reno' ]"
+	bash -c "is \"\$($NOBODY bash -c 'wr $SYS/allowed_protocols sack
+			 wr /proc/sys/net/ipv4/tcp_allowed_congestion_control htcp' | xargs)\" 'EACCES EACCES' &&
+		 is \"\$(cat $SYS/allowed_protocols)\" 'rack reno'"
 tap_check "allowed_protocols, write: container root may allow what the host allows, sack EPERM, unchanged (TCP: no such sysctl)" \
-	bash -c "[ \"\$($CROOT bash -c 'wr $SYS/allowed_protocols \"rack reno newreno\"
+	bash -c "is \"\$($CROOT bash -c 'wr $SYS/allowed_protocols \"rack reno newreno\"
 			 wr $SYS/allowed_protocols \"reno sack\"; cat $SYS/allowed_protocols
-			 test -e /proc/sys/net/ipv4/tcp_allowed_congestion_control || echo none' | xargs)\" = \
-		  'ok EPERM rack reno newreno none' ]"
+			 test -e /proc/sys/net/ipv4/tcp_allowed_congestion_control || echo none' | xargs)\" \
+		  'ok EPERM rack reno newreno none'"
 
 tap_check "available_protocols: nobody reads every protocol; a write is EACCES, even root's (as TCP's)" \
-	bash -c "[ \"\$($NOBODY cat $SYS/available_protocols)\" = 'newreno rack reno sack' ] &&
-		 [ \"\$($NOBODY bash -c 'wr $SYS/available_protocols x') \$(wr $SYS/available_protocols x) \$(wr /proc/sys/net/ipv4/tcp_available_congestion_control x)\" = \
-		   'EACCES EACCES EACCES' ]"
+	bash -c "is \"\$($NOBODY cat $SYS/available_protocols)\" 'newreno rack reno sack' &&
+		 is \"\$($NOBODY bash -c 'wr $SYS/available_protocols x') \$(wr $SYS/available_protocols x) \$(wr /proc/sys/net/ipv4/tcp_available_congestion_control x)\" \
+		   'EACCES EACCES EACCES'"
 tap_check "available_protocols: container root reads the same; a write is EACCES" \
-	bash -c "[ \"\$($CROOT bash -c 'cat $SYS/available_protocols; wr $SYS/available_protocols x' | xargs)\" = \
-		  'newreno rack reno sack EACCES' ]"
+	bash -c "is \"\$($CROOT bash -c 'cat $SYS/available_protocols; wr $SYS/available_protocols x' | xargs)\" \
+		  'newreno rack reno sack EACCES'"
 
 # ---- netlink ----
 tap_check "netlink stats-get: nobody" want "$T/nl.N" stats-get=ok
@@ -244,7 +250,7 @@ tap_check "bind to port $LOWPORT: container root in its namespace, as TCP" \
 	want "$T/sock.U" bind-low-tonic=ok bind-low-tcp=ok
 tap_check "host root may make sack the default of a namespace it made" bash -c \
 	"ip netns add $NS && ip -n $NS link set lo up &&
-	 [ \"\$(ip netns exec $NS bash -c 'wr $SYS/default_protocol sack')\" = ok ]"
+	 is \"\$(ip netns exec $NS bash -c 'wr $SYS/default_protocol sack')\" ok"
 ip netns exec $NS $NOBODY python3 selftests/vm/priv_sock.py sack reno htcp $LOWPORT \
 	>"$T/sock.X" 2>&1
 sed 's/^/# sock.X: /' "$T/sock.X"
@@ -255,11 +261,11 @@ tap_check "TONIC_PROTOCOL: nobody may pick its namespace's default (sack), not r
 # ---- the rest ----
 CGP=/sys/module/tonic/parameters/cgroup_protocol
 tap_check "cgroup_protocol: EACCES to nobody (read and write), unchanged" bash -c \
-	"[ \"\$($NOBODY bash -c 'cat $CGP 2>/dev/null || echo EACCES; wr $CGP \"1 sack\"' | xargs)\" = \
-	   'EACCES EACCES' ] && [ -z \"\$(cat $CGP)\" ]"
+	"is \"\$($NOBODY bash -c 'cat $CGP 2>/dev/null || echo EACCES; wr $CGP \"1 sack\"' | xargs)\" \
+	   'EACCES EACCES' && [ -z \"\$(cat $CGP)\" ]"
 tap_check "cgroup_protocol: EACCES to container root (read and write), unchanged" bash -c \
-	"[ \"\$($CROOT bash -c 'cat $CGP 2>/dev/null || echo EACCES; wr $CGP \"1 sack\"' | xargs)\" = \
-	   'EACCES EACCES' ] && [ -z \"\$(cat $CGP)\" ]"
+	"is \"\$($CROOT bash -c 'cat $CGP 2>/dev/null || echo EACCES; wr $CGP \"1 sack\"' | xargs)\" \
+	   'EACCES EACCES' && [ -z \"\$(cat $CGP)\" ]"
 tap_check "tonic run: refused to nobody, nothing left" bash -c \
 	"! $NOBODY $TONIC run -- true 2>&1; ! ls -d /sys/fs/cgroup/tonic-run.* 2>/dev/null &&
 	 [ ! -e /sys/fs/bpf/tonic/shim ] && [ -z \"\$(cat $CGP)\" ]"
@@ -269,9 +275,9 @@ tap_check "tonic run: refused to container root (EPERM from bpf), nothing left" 
 	 ! ls -d /sys/fs/cgroup/tonic-run.* 2>/dev/null && [ ! -e /sys/fs/bpf/tonic/shim ]"
 DBG=/sys/kernel/debug/tonic_bpf_sim
 tap_check "debugfs tonic_bpf_sim: EACCES to nobody" bash -c \
-	"[ -e $DBG ] && [ \"\$($NOBODY bash -c 'wr $DBG \"start reno 10\"')\" = EACCES ]"
+	"[ -e $DBG ] && is \"\$($NOBODY bash -c 'wr $DBG \"start reno 10\"')\" EACCES"
 tap_check "debugfs tonic_bpf_sim: EACCES to container root" bash -c \
-	"[ \"\$($CROOT bash -c 'wr $DBG \"start reno 10\"')\" = EACCES ]"
+	"is \"\$($CROOT bash -c 'wr $DBG \"start reno 10\"')\" EACCES"
 tap_check "/proc/net/tonic_stat and module parameters: nobody reads them" bash -c \
 	"$NOBODY sh -c 'grep -q ^SocketsAllocated /proc/net/tonic_stat &&
 	 cat /sys/module/tonic/parameters/protocol /sys/module/tonic/parameters/encap'"
