@@ -143,11 +143,12 @@ tap_check "allowed_protocols, write: EACCES to nobody (as tcp_allowed_congestion
 	bash -c "is \"\$($NOBODY bash -c 'wr $SYS/allowed_protocols sack
 			 wr /proc/sys/net/ipv4/tcp_allowed_congestion_control htcp' | xargs)\" 'EACCES EACCES' &&
 		 is \"\$(cat $SYS/allowed_protocols)\" 'rack reno'"
-tap_check "allowed_protocols, write: container root may allow what the host allows, sack EPERM, unchanged (TCP: no such sysctl)" \
+tap_check "allowed_protocols, write: container root may allow what the host allows, sack EPERM, unchanged (TCP's list: the host's, EACCES)" \
 	bash -c "is \"\$($CROOT bash -c 'wr $SYS/allowed_protocols \"rack reno newreno\"
 			 wr $SYS/allowed_protocols \"reno sack\"; cat $SYS/allowed_protocols
-			 test -e /proc/sys/net/ipv4/tcp_allowed_congestion_control || echo none' | xargs)\" \
-		  'ok EPERM rack reno newreno none'"
+			 wr /proc/sys/net/ipv4/tcp_allowed_congestion_control \"reno cubic htcp\"' | xargs)\" \
+		  'ok EPERM rack reno newreno EACCES' &&
+		 ! grep -qw htcp /proc/sys/net/ipv4/tcp_allowed_congestion_control"
 
 tap_check "available_protocols: nobody reads every protocol; a write is EACCES, even root's (as TCP's)" \
 	bash -c "is \"\$($NOBODY cat $SYS/available_protocols)\" 'newreno rack reno sack' &&
