@@ -3,7 +3,7 @@
 #
 # Who may use each control of Tonic (Documentation/privilege.md, one case
 # per row and caller): every net.tonic sysctl, every netlink operation and
-# the events group, program load/replace/unload, every socket option
+# the events group, program load/replace/unload, every Tonic socket option
 # including the choice of a protocol, the cgroup protocol and `tonic run`,
 # the debug and statistics files.  Each is tried by an unprivileged user
 # (nobody) in the initial namespaces and by root of a user namespace of
