@@ -741,7 +741,8 @@ const struct tonic_proto_ops *tonic_proto_lookup(struct net *net,
 void tonic_proto_default(struct net *net, char *buf);
 
 void tonic_cgroup_protocol(char *name);
-int tonic_proto_set_default(struct net *net, const char *name);
+int tonic_proto_set_default(struct net *net, const char *name,
+			    bool host_admin);
 int tonic_copy_proto_name(sockptr_t optval, unsigned int optlen, char *name);
 u32 tonic_proto_resolve(struct net *net, const char *name,
 			const struct tonic_proto_ops **ops, char *used);

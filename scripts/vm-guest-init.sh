@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# PID 1 inside the test VM, running in a chroot of the host's root (read-only)
+# PID 1 inside the test VM, in the host's root (read-only, moved over the initramfs)
 # with scratch tmpfs on /tmp, /run and /var/tmp and the work tree mounted
 # read-write at its host path. Runs the command vm-run.sh left in the run
 # directory, records its exit code and the kernel log there, then powers off.

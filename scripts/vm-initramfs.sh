@@ -35,10 +35,10 @@ for m in fs/netfs/netfs net/9p/9pnet net/9p/9pnet_virtio fs/9p/9p; do
 done
 
 # On-demand module loads run /proc/sys/kernel/modprobe in this root, not
-# in the chroot: forward them.
+# in the host's root moved over it: forward them to init's root.
 cat >"$tmp/sbin/modprobe" <<'EOS'
 #!/bin/sh
-exec /bin/chroot /root /sbin/modprobe "$@"
+exec /bin/chroot /proc/1/root /sbin/modprobe "$@"
 EOS
 chmod +x "$tmp/sbin/modprobe"
 
@@ -67,7 +67,12 @@ for d in /tmp /run /var/tmp; do
 done
 mkdir -p "/root$repo"
 mount -t 9p -o $opts worktree "/root$repo" || echo "vm: mount work tree failed"
-exec /bin/chroot /root /bin/bash "$repo/scripts/vm-guest-init.sh" "$repo"
+# Move the host's root over / (as switch_root does) rather than chroot
+# into it: a chrooted process may not create a user namespace
+# (selftests/vm/test_privilege.sh runs as root of its own).
+cd /root
+mount -o move . /
+exec /bin/chroot . /bin/bash "$repo/scripts/vm-guest-init.sh" "$repo"
 EOS
 chmod +x "$tmp/init"
 

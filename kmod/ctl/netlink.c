@@ -750,8 +750,14 @@ int tonic_nl_prog_default_set_doit(struct sk_buff *skb, struct genl_info *info)
 	nla_strscpy(name, info->attrs[TONIC_A_PROG_NAME], sizeof(name));
 	mutex_lock(&tonic_nl_mutex);
 	tonic_proto_default(net, old);
-	err = tonic_proto_set_default(net, name);
+	err = tonic_proto_set_default(net, name,
+				      netlink_capable(skb, CAP_NET_ADMIN));
 	mutex_unlock(&tonic_nl_mutex);
+	if (err == -EPERM) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[TONIC_A_PROG_NAME],
+				    "only the host's administrator may make a program the default that the initial namespace does not allow");
+		return err;
+	}
 	if (err) {
 		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[TONIC_A_PROG_NAME],
 				    "no protocol program with this name is attached");
@@ -857,6 +863,21 @@ int tonic_nl_config_set_doit(struct sk_buff *skb, struct genl_info *info)
 
 /* ---- family ---- */
 
+/*
+ * The generated group table with one change the spec cannot say in
+ * 6.12: joining "events" needs CAP_NET_ADMIN over the namespace's user
+ * namespace, as MPTCP's connection events (mptcp_pm_mcgrps[]), since
+ * flow events tell every connection's peer and counters as they happen.
+ */
+static const struct genl_multicast_group tonic_nl_mcgrps_admin[] = {
+	[TONIC_NLGRP_EVENTS] = {
+		.name	= "events",
+		.flags	= GENL_MCAST_CAP_NET_ADMIN,
+	},
+};
+static_assert(ARRAY_SIZE(tonic_nl_mcgrps_admin) ==
+	      ARRAY_SIZE(tonic_nl_mcgrps));
+
 static struct genl_family tonic_nl_family __ro_after_init = {
 	.name		= TONIC_FAMILY_NAME,
 	.version	= TONIC_FAMILY_VERSION,
@@ -865,8 +886,8 @@ static struct genl_family tonic_nl_family __ro_after_init = {
 	.module		= THIS_MODULE,
 	.split_ops	= tonic_nl_ops,
 	.n_split_ops	= ARRAY_SIZE(tonic_nl_ops),
-	.mcgrps		= tonic_nl_mcgrps,
-	.n_mcgrps	= ARRAY_SIZE(tonic_nl_mcgrps),
+	.mcgrps		= tonic_nl_mcgrps_admin,
+	.n_mcgrps	= ARRAY_SIZE(tonic_nl_mcgrps_admin),
 };
 
 /**

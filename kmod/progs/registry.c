@@ -16,7 +16,13 @@
  * Privilege rule (tcp_cong.c:410): a socket may select a protocol that
  * is built in, allowed, or the namespace default; anything else needs
  * CAP_NET_ADMIN in the namespace's user namespace.  The allowed list may
- * name programs that are not loaded yet.
+ * name programs that are not loaded yet.  Only the host's administrator
+ * (CAP_NET_ADMIN in the initial user namespace) may make a program usable
+ * by unprivileged sockets: anyone else (container root) may put in a
+ * namespace's default and allowed list only what the initial namespace
+ * allows, as TCP's allowed list is the host's and a non-initial
+ * namespace's default must be one of it (tcp_cong.c:291).
+ * Documentation/privilege.md has every control.
  *
  * Lookups run in softirq (passive opens) and take no mutex: attached
  * programs are found through RCU-protected slot attachments.
@@ -70,6 +76,7 @@ const char *tonic_proto_builtin_name(unsigned int i)
 }
 
 struct tonic_proto_net {
+	struct net *net;
 	spinlock_t lock;	/* the two strings */
 	char default_name[TONIC_PROTO_NAME_MAX];
 	char allowed[TONIC_ALLOWED_MAX];
@@ -146,6 +153,47 @@ static bool tonic_in_list(const char *list, const char *name)
 	return false;
 }
 
+/* Built in, allowed or the default in @net (its lock not held). */
+static bool tonic_proto_unrestricted(struct net *net, const char *name)
+{
+	struct tonic_proto_net *pn = tonic_proto_net(net);
+	bool ok;
+
+	if (tonic_builtin_find(name))
+		return true;
+	spin_lock_bh(&pn->lock);
+	ok = tonic_in_list(pn->allowed, name) ||
+	     !strncmp(pn->default_name, name, TONIC_PROTO_NAME_MAX);
+	spin_unlock_bh(&pn->lock);
+	return ok;
+}
+
+/* May a writer that is not the host's administrator name every word of
+ * @list in a namespace's default or allowed list?
+ */
+static bool tonic_proto_host_allows(const char *list)
+{
+	char word[TONIC_PROTO_NAME_MAX];
+	const char *p = list;
+
+	while (*p) {
+		size_t w;
+
+		p = skip_spaces(p);
+		w = strcspn(p, " \t\n");
+		if (!w)
+			break;
+		if (w >= sizeof(word))
+			return false;
+		memcpy(word, p, w);
+		word[w] = '\0';
+		if (!tonic_proto_unrestricted(&init_net, word))
+			return false;
+		p += w;
+	}
+	return true;
+}
+
 /**
  * tonic_proto_select() - may @sk use protocol @name? (TONIC_PROTOCOL)
  * @sk: the socket
@@ -159,18 +207,11 @@ static bool tonic_in_list(const char *list, const char *name)
 int tonic_proto_select(const struct sock *sk, const char *name)
 {
 	struct net *net = sock_net(sk);
-	struct tonic_proto_net *pn = tonic_proto_net(net);
-	bool ok;
 
 	if (!tonic_proto_exists(name))
 		return -ENOENT;
-	if (tonic_builtin_find(name))
-		return 0;
-	spin_lock_bh(&pn->lock);
-	ok = tonic_in_list(pn->allowed, name) ||
-	     !strncmp(pn->default_name, name, TONIC_PROTO_NAME_MAX);
-	spin_unlock_bh(&pn->lock);
-	if (ok || sockopt_ns_capable(net->user_ns, CAP_NET_ADMIN))
+	if (tonic_proto_unrestricted(net, name) ||
+	    sockopt_ns_capable(net->user_ns, CAP_NET_ADMIN))
 		return 0;
 	return -EPERM;
 }
@@ -243,15 +284,21 @@ void tonic_proto_default(struct net *net, char *buf)
  * tonic_proto_set_default() - change the namespace default protocol
  * @net: namespace
  * @name: NUL-terminated name (netlink prog-default-set)
+ * @host_admin: the writer has CAP_NET_ADMIN in the initial user namespace
  *
- * Return: 0, or -ENOENT if no protocol is called @name.
+ * Return: 0, -ENOENT if no protocol is called @name, -EPERM if the writer
+ * is not the host's administrator and the initial namespace does not
+ * allow @name (tcp_set_default_congestion_control()).
  */
-int tonic_proto_set_default(struct net *net, const char *name)
+int tonic_proto_set_default(struct net *net, const char *name,
+			    bool host_admin)
 {
 	struct tonic_proto_net *pn = tonic_proto_net(net);
 
 	if (!tonic_proto_exists(name))
 		return -ENOENT;
+	if (!host_admin && !tonic_proto_host_allows(name))
+		return -EPERM;
 	spin_lock_bh(&pn->lock);
 	strscpy(pn->default_name, name, TONIC_PROTO_NAME_MAX);
 	spin_unlock_bh(&pn->lock);
@@ -277,12 +324,7 @@ static int tonic_sysctl_default(const struct ctl_table *table, int write,
 	err = proc_dostring(&tbl, write, buffer, lenp, ppos);
 	if (err || !write)
 		return err;
-	if (!tonic_proto_exists(val))
-		return -ENOENT;
-	spin_lock_bh(&pn->lock);
-	memcpy(pn->default_name, val, sizeof(val));
-	spin_unlock_bh(&pn->lock);
-	return 0;
+	return tonic_proto_set_default(pn->net, val, capable(CAP_NET_ADMIN));
 }
 
 static int tonic_sysctl_allowed(const struct ctl_table *table, int write,
@@ -310,6 +352,10 @@ static int tonic_sysctl_allowed(const struct ctl_table *table, int write,
 			err = -EINVAL;
 			goto out;
 		}
+	}
+	if (!capable(CAP_NET_ADMIN) && !tonic_proto_host_allows(val)) {
+		err = -EPERM;
+		goto out;
 	}
 	spin_lock_bh(&pn->lock);
 	memcpy(pn->allowed, val, TONIC_ALLOWED_MAX);
@@ -383,6 +429,7 @@ static int __net_init tonic_proto_net_init(struct net *net)
 	struct ctl_table *tbl;
 	unsigned int i;
 
+	pn->net = net;
 	spin_lock_init(&pn->lock);
 	strscpy(pn->default_name, TONIC_BUILTIN, sizeof(pn->default_name));
 	strscpy(pn->allowed, TONIC_BUILTIN, sizeof(pn->allowed));

@@ -37,6 +37,7 @@ static int tonic_set_congestion(struct sock *sk, sockptr_t optval,
 {
 	struct tonic_sock *tsk = tonic_sk(sk);
 	char name[TONIC_PROTO_NAME_MAX];
+	char cur[TONIC_PROTO_NAME_MAX];
 	int i, err;
 
 	err = tonic_copy_proto_name(optval, optlen, name);
@@ -47,11 +48,12 @@ static int tonic_set_congestion(struct sock *sk, sockptr_t optval,
 		if (!strcmp(name, tonic_linux_cc[i]))
 			return 0;
 	lock_sock(sk);
-	if (!tonic_proto_exists(name))
-		err = -ENOENT;
-	else if (sk->sk_state != TCP_CLOSE)
-		err = 0;	/* chosen at connect/listen: too late, kept */
-	else
+	tonic_protocol_name(sk, cur);
+	/* as tcp_set_congestion_control(): the same name is no change;
+	 * else ENOENT or EPERM in any state, then kept only before
+	 * connect/listen (a live connection keeps its protocol)
+	 */
+	if (strncmp(cur, name, TONIC_PROTO_NAME_MAX))
 		err = tonic_proto_select(sk, name);
 	if (!err && sk->sk_state == TCP_CLOSE)
 		strscpy(tsk->proto_name, name, sizeof(tsk->proto_name));
