@@ -9,7 +9,8 @@
 # GRO merges a connection's DATA datagrams into batches that B's socket
 # takes with one lookup, one lock and one cumulative ACK: the counters
 # move, a batch averages more than one datagram, B sends fewer ACKs than
-# one per two segments, and 20 MB arrive intact over IPv4 and IPv6, on
+# one per two segments, and 20 MB arrive intact over IPv4 and IPv6 (and
+# 5 MB with an AF_PACKET capture on vb cloning every batch), on
 # a clean path and through 1% netem loss, both with super-packets
 # dropped whole (holes between batches, resends) and with
 # net.tonic.gso_segs=1 (datagrams lost singly: holes inside batches).
@@ -18,7 +19,7 @@ cd "$(dirname "$0")/../.." || exit 1
 TONIC_ENCAP=udp		# GRO is the UDP wire's
 . selftests/vm/lib.sh
 
-tap_plan 44
+tap_plan 48
 tmp=$(mktemp -d)
 cleanup() {
 	ns_cleanup
@@ -93,6 +94,17 @@ batched "GRO on, IPv6"
 xfer_gro "GRO on: IPv4 1 MB in 7-byte writes, SHA-256 matches" \
 	-a $ADDR_B -p 7201 -b 1000000 -w 7 -s 4
 xfer_gro "GRO on: IPv4 C+1 bytes, SHA-256 matches" -a $ADDR_B -p 7201 -b 1445 -s 5
+
+# A tap on vb clones every skb, batches included: B's socket must take
+# its own copy of a batch's frag_list (skb_unclone()), not the tap's.
+ip netns exec $NS_B python3 selftests/vm/udp_wire.py capture vb "$TONIC_UDP_PORT" \
+	"$tmp/cap.json" >"$tmp/cap.out" 2>&1 &
+cap=$!
+for i in $(seq 100); do grep -q ready "$tmp/cap.out" && break; sleep 0.05; done
+grep -q ready "$tmp/cap.out"; tap_result $? "an AF_PACKET capture on vb"
+xfer_gro "GRO on, captured at vb: IPv4 5 MB, SHA-256 matches" -a $ADDR_B -p 7201 -b 5000000 -s 12
+batched "GRO on, captured at vb"
+kill -TERM $cap && wait $cap; tap_result $? "the capture ends cleanly"
 
 # 1% loss leaving va: netem sees super-packets and drops them whole, so
 # batches follow holes and resends (ACKREQ, never merged) fill them.
