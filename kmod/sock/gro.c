@@ -111,10 +111,10 @@ static int tonic_gro_ip_flush(struct sock *usk, struct sk_buff *p,
  */
 static int tonic_gro_chain(struct sk_buff *p, struct sk_buff *skb)
 {
-	if (p->len + skb->len >= 65536)
-		return -E2BIG;
 	if (!pskb_may_pull(skb, skb_gro_offset(skb)))
 		return -ENOMEM;
+	if (p->len + skb->len >= 65536)
+		return -E2BIG;
 	/* Its IP header stays in the headroom: a member that has to go
 	 * its own way later (tonic_batch_split()) still has it.
 	 */
@@ -154,7 +154,7 @@ struct sk_buff *tonic_gro_receive(struct sock *usk, struct list_head *head,
 	unsigned int off = skb_gro_offset(skb);
 	const struct tonichdr *th, *th2;
 	struct sk_buff *p, *pp = NULL;
-	int flush = 1;
+	int flush = 1, err;
 	bool merge;
 	u32 len;
 
@@ -185,8 +185,12 @@ struct sk_buff *tonic_gro_receive(struct sock *usk, struct list_head *head,
 			goto pull;
 		skb_gro_pull(skb, TONIC_HDR_LEN);
 		skb_gro_postpull_rcsum(skb, th, TONIC_HDR_LEN);
-		if (tonic_gro_chain(p, skb))
+		err = tonic_gro_chain(p, skb);
+		if (err) {
+			/* Full: start the next one; no memory: go up alone. */
+			flush = err != -E2BIG;
 			goto out;
+		}
 		/* A short datagram is a write's last: nothing follows it. */
 		if (len == skb_shinfo(p)->gso_size &&
 		    NAPI_GRO_CB(p)->count < TONIC_GRO_MAX_SEGS)
