@@ -274,12 +274,15 @@ struct sk_buff *tonic_batch_detach(struct sk_buff *skb, bool dst)
 	tail = &skb->next;
 	for (m = list; m; m = next) {
 		next = m->next;
-		m->next = NULL;
 		len += m->len;
 		truesize += m->truesize;
+		/* Shared with a tap's copy of the frag_list: its chain must
+		 * stay as it is, so change only our clone.
+		 */
 		m = skb_share_check(m, GFP_ATOMIC);
 		if (!m)
 			continue;
+		m->next = NULL;
 		memcpy(m->cb, skb->cb, sizeof(m->cb));
 		TONIC_SKB_CB(m)->batch = 0;
 		m->skb_iif = skb->skb_iif;
