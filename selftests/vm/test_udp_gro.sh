@@ -124,7 +124,7 @@ grep -q ready "$tmp/cap.out"; tap_result $? "an AF_PACKET capture on vb"
 xfer_gro "GRO on, captured at vb: IPv4 5 MB, SHA-256 matches" -a $ADDR_B -p 7201 -b 5000000 -s 12
 batched "GRO on, captured at vb"
 kill -TERM $cap; wait $cap
-read -r _ frames _ seen < <(grep frames "$tmp/cap.out")
+read -r _ frames _ seen <<<"$(grep frames "$tmp/cap.out")"
 [ "${seen:-0}" -gt 0 ]; tap_result $? "the capture saw $seen batches in ${frames:-0} frames: $(tail -n 1 "$tmp/cap.out")"
 
 # 1% loss leaving va: netem sees super-packets and drops them whole, so
