@@ -33,6 +33,9 @@
 #include "wire.h"
 #include "receiver.h"
 #include "pkt.h"
+#include "accept.h"
+#include "cookie.h"
+#include "negotiate.h"
 
 #if !IS_ENABLED(CONFIG_IP_DCCP)
 #error "tonic needs CONFIG_IP_DCCP: tcp_or_dccp_get_hashinfo() ignores private hash tables without it"
@@ -150,10 +153,6 @@ enum {
 	TONIC_DEFER_ARM,		/* re-arm the timer from release_cb */
 };
 
-/* The receiver signals this version knows; a peer's other bits are ignored. */
-#define TONIC_SIGNALS_KNOWN	(TONIC_SIG_ACK | TONIC_SIG_NACK | \
-				 TONIC_SIG_GRANT | TONIC_SIG_CNP | TONIC_SIG_ECE)
-
 /* Each socket owns one engine instance holding one flow, with this id. */
 #define TONIC_FLOW_ID		0
 
@@ -210,13 +209,9 @@ enum {
  *	the number of entries in @ooo
  * @rcv_adv_edge: rcv_nxt + window last advertised
  * @ooo: out-of-order segments by number & (TONIC_RING - 1)
- * @rcv_lens: length of each segment received, by number &
- *	(TONIC_RING - 1), tagged with the number's higher bits (0 = none):
- *	a resend has the length of the first copy
- * @rcv_top: one past the highest segment held out of order
- * @rcv_short: a short segment (sub-segment or the last before FIN) held
- *	out of order; nothing after it can have been sent yet
- * @rcv_short_held: @rcv_short is valid
+ * @lens: the length of each segment kept and where a short one is
+ *	(engine/accept.h): a resend has the first copy's length, nothing
+ *	follows a short segment
  * @rcv_batch: a GRO batch is being taken (tonic_rcv_batch()): the ACK of
  *	plain in-order segments and the reader's wake-up wait for its end
  * @rcv_batch_wake: data was queued for the reader during the batch
@@ -297,10 +292,7 @@ struct tonic_sock {
 	struct tonic_rcv rcv;
 	u32 rcv_adv_edge;
 	struct sk_buff *ooo[TONIC_RING];
-	u32 rcv_lens[TONIC_RING];
-	u32 rcv_top;
-	u32 rcv_short;
-	bool rcv_short_held;
+	struct tonic_rcv_lens lens;
 	bool rcv_batch;
 	bool rcv_batch_wake;
 	bool rcv_batch_acked;
@@ -665,14 +657,25 @@ static inline bool tonic_seg_before(u32 a, u32 b)
 }
 
 /**
- * tonic_snd_nxt() - the segment number after everything sent
- * @tsk: the connection
- *
- * Return: tonic-tail, or past our FIN once it went (the FIN counts one).
+ * tonic_acc_view_of() - what the acceptance checks read of a connection
+ * @sk: the connection
+ * @v: filled in (engine/accept.h)
  */
-static inline u32 tonic_snd_nxt(const struct tonic_sock *tsk)
+static inline void tonic_acc_view_of(const struct sock *sk,
+				     struct tonic_acc_view *v)
 {
-	return tsk->fin_sent ? tsk->fin_seg + 1 : tsk->snd_ann;
+	const struct tonic_sock *tsk = tonic_sk(sk);
+
+	v->rcv_nxt = tsk->rcv.rcv_nxt;
+	v->snd_una = tsk->snd_una;
+	v->snd_ann = tsk->snd_ann;
+	v->fin_seg = tsk->fin_seg;
+	v->peer_edge = tsk->peer_edge;
+	v->window = tsk->window;
+	v->state = sk->sk_state;
+	v->fin_sent = tsk->fin_sent;
+	v->fin_acked = tsk->fin_acked;
+	v->peer_fin = tsk->peer_fin;
 }
 
 /* sock/timer.c */

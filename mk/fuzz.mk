@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The packet fuzzer (selftests/fuzz/): libFuzzer with ASan and UBSan over
-# the receive parser, the engine, the protocol programs and the receiver
-# model, all built natively with clang's coverage instrumentation.
+# the receive parser, the socket layer's acceptance checks, the engine, the
+# protocol programs and the receiver model, all built natively with
+# clang's coverage instrumentation.
 #
 #   make fuzz [FUZZ_SECONDS=60]   fuzz; print executions, coverage, corpus
 #   make check                    runs selftests/fuzz/test_fuzz.sh: the seed

@@ -250,7 +250,7 @@ static void tonic_req_err(struct request_sock *req, u32 seq, bool abort)
 	struct sock *lsk = req->rsk_listener;
 	struct net *net = sock_net(lsk);
 
-	if (seq != tonic_rsk(req)->iss) {
+	if (!tonic_icmp_req_ok(tonic_rsk(req)->iss, seq)) {
 		TONIC_INC_STATS(net, TONIC_MIB_OOW_ICMPS);
 	} else if (abort) {
 		/* Still half open: forget it quietly (accept() wants no
@@ -299,29 +299,12 @@ bool tonic_err_full_sk(struct sock *sk, u32 seq, bool abort)
  */
 bool tonic_err_seq_ok(struct sock *sk, u32 seq)
 {
-	const struct tonic_sock *tsk = tonic_sk(sk);
-	u32 rel = seq - (tsk->iss + 1);
-	u32 hi = tsk->snd_ann;
+	struct tonic_acc_view v;
 
-	switch (sk->sk_state) {
-	case TCP_SYN_SENT:
-		if (seq == tsk->iss)
-			return true;
-		break;
-	case TCP_CLOSE:
-	case TCP_LISTEN:
-		break;
-	default:
-		/* What we sent and the peer has not acknowledged: segments
-		 * from snd_una, control packets' snd_ann, our FIN.
-		 */
-		if (tsk->fin_sent && tonic_seg_before(hi, tsk->fin_seg))
-			hi = tsk->fin_seg;
-		if (!tonic_seg_before(rel, tsk->snd_una) &&
-		    !tonic_seg_before(hi, rel))
-			return true;
-		break;
-	}
+	/* The check is portable (engine/accept.c, fuzzed). */
+	tonic_acc_view_of(sk, &v);
+	if (tonic_icmp_seq_ok(&v, tonic_sk(sk)->iss, seq))
+		return true;
 	TONIC_SK_INC_STATS(sk, TONIC_MIB_OOW_ICMPS);
 	return false;
 }

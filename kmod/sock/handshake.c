@@ -58,28 +58,28 @@ void tonic_negotiate_syn(struct sock *sk, const struct dst_entry *dst)
 					   &tsk->proto_ops, tsk->proto_used);
 }
 
-/* The listener's choice: the smaller C and K, the union of the signals. */
+/* The listener's choice: the smaller C and K, the union of the signals
+ * (engine/negotiate.c); the route fits C.
+ */
 static void tonic_negotiate_req(const struct sock *sk,
 				struct tonic_request_sock *treq,
 				const struct tonic_synopt *opt,
 				const struct dst_entry *dst)
 {
 	const struct tonic_sock *tsk = tonic_sk(sk);
+	struct tonic_syn_choice c;
 	struct tonic_syn_view v;
-	int wanted;
+	u32 signals;
 
 	tonic_syn_parse(opt, &v);
-	wanted = v.seg_size;
-	treq->window = min_t(u16, v.window, tonic_default_window(sk));
-	treq->window = rounddown_pow_of_two(clamp_t(u16, treq->window, 1,
-						    TONIC_MAX_WINDOW));
 	/* The client's needs and ours: both ends receive and send. */
-	treq->signals = (v.signals & TONIC_SIGNALS_KNOWN) |
-			tonic_proto_resolve(sock_net(sk), tsk->proto_name,
-					    &treq->proto_ops, treq->proto_used);
-	if (tsk->user_seg_size)
-		wanted = min(wanted, tsk->user_seg_size);
-	treq->seg_size = tonic_pick_seg_size(sk, dst, wanted, treq->udp);
+	signals = tonic_proto_resolve(sock_net(sk), tsk->proto_name,
+				      &treq->proto_ops, treq->proto_used);
+	tonic_syn_choose(&v, tonic_default_window(sk), signals,
+			 tsk->user_seg_size, &c);
+	treq->window = c.window;
+	treq->signals = c.signals;
+	treq->seg_size = tonic_pick_seg_size(sk, dst, c.seg_size, treq->udp);
 }
 
 /**
@@ -95,13 +95,9 @@ int tonic_negotiate_synack(struct sock *sk, const struct tonic_synopt *opt)
 	struct tonic_syn_view v;
 
 	tonic_syn_parse(opt, &v);
-	if (!tonic_syn_usable(&v))
-		return -EINVAL;
-	tsk->seg_size = min(tsk->seg_size, v.seg_size);
-	tsk->window = rounddown_pow_of_two(min_t(u16, tsk->window, v.window));
 	/* The listener answers with the union of both ends' needs. */
-	tsk->signals |= (v.signals & TONIC_SIGNALS_KNOWN) | TONIC_SIG_ACK;
-	return 0;
+	return tonic_syn_accept(&v, &tsk->seg_size, &tsk->window,
+				&tsk->signals);
 }
 
 /**
@@ -316,31 +312,26 @@ struct sock *tonic_check_req(struct sock *sk, struct sk_buff *skb,
 	struct sock *child;
 	bool own_req;
 
-	switch (th->type) {
-	case TONIC_PKT_SYN:
-		if (ntohl(th->seq) == treq->irs)
-			inet_rtx_syn_ack(sk, req);
+	/* As tcp_check_req() (engine/accept.c). */
+	switch (tonic_acc_req(treq->iss, treq->irs, th->type, ntohl(th->seq),
+			      ntohl(th->ack))) {
+	case TONIC_ACC_OK:
+		break;
+	case TONIC_ACC_REPLY:
+		inet_rtx_syn_ack(sk, req);
 		return NULL;
-	case TONIC_PKT_RST:
-		/* As tcp_check_req(): an RST answering our SYN-ACK echoes our
-		 * ISN + 1 in @ack and carries the client's next segment
-		 * number in @seq (exactly, RFC 5961 §3.2).
-		 */
-		if (ntohl(th->ack) == treq->iss + 1 &&
-		    ntohl(th->seq) == treq->irs + 1) {
-			TONIC_SK_INC_STATS(sk, TONIC_MIB_RSTS_IN);
-			inet_csk_reqsk_queue_drop(sk, req);
-		} else {
-			TONIC_SK_INC_STATS(sk, TONIC_MIB_DROP_STATE);
-		}
+	case TONIC_ACC_RESET:
+		TONIC_SK_INC_STATS(sk, TONIC_MIB_RSTS_IN);
+		inet_csk_reqsk_queue_drop(sk, req);
 		return NULL;
-	case TONIC_PKT_SYNACK:
+	case TONIC_ACC_DROP:
+		TONIC_SK_INC_STATS(sk, TONIC_MIB_DROP_STATE);
 		return NULL;
-	}
-	if (ntohl(th->ack) != treq->iss + 1 ||
-	    ntohl(th->seq) - (treq->irs + 1) > TONIC_MAX_WINDOW) {
+	case TONIC_ACC_REFUSE:
 		TONIC_SK_INC_STATS(sk, TONIC_MIB_DROP_STATE);
 		req->rsk_ops->send_reset(sk, skb, SK_RST_REASON_NOT_SPECIFIED);
+		return NULL;
+	default:
 		return NULL;
 	}
 	child = tonic_af(sk)->syn_recv_sock(sk, skb, req, NULL, req, &own_req);

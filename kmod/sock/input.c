@@ -161,53 +161,6 @@ static void tonic_delack_arm(struct sock *sk)
 	tonic_timer_update(sk);
 }
 
-/* A rcv_lens entry: the segment's length, tagged with its number. */
-static u32 tonic_len_tag(u32 seg, u32 len)
-{
-	return (seg / TONIC_RING) << 16 | len;
-}
-
-/*
- * Is the length of DATA segment @seg impossible?  Every segment is C
- * bytes but a short one, which the sender announces only as its last
- * (a sub-segment, or the tail before FIN) and follows with nothing until
- * it is acknowledged (Documentation/sockets.md, "Send path"): so no
- * segment above a short one can arrive while the short one is missing
- * or held, and a resend has the first copy's length.
- */
-static bool tonic_len_bad(const struct tonic_sock *tsk, u32 seg, u32 len)
-{
-	u32 known = tsk->rcv_lens[seg & (TONIC_RING - 1)];
-	u32 nxt = tsk->rcv.rcv_nxt;
-
-	if (len > tsk->seg_size)
-		return true;
-	if (known >> 16 == tonic_len_tag(seg, 0) >> 16 && known &&
-	    (known & 0xffff) != len)
-		return true;
-	if (tonic_seg_before(seg, nxt))
-		return false;
-	if (tsk->rcv_short_held && !tonic_seg_before(tsk->rcv_short, nxt) &&
-	    tonic_seg_before(tsk->rcv_short, seg))
-		return true;
-	return len < tsk->seg_size && tsk->rcv.held &&
-	       tonic_seg_before(seg + 1, tsk->rcv_top);
-}
-
-/* Remember what @seg (kept: in order or held) looked like. */
-static void tonic_len_keep(struct tonic_sock *tsk, u32 seg, u32 len, bool held)
-{
-	tsk->rcv_lens[seg & (TONIC_RING - 1)] = tonic_len_tag(seg, len);
-	if (!held)
-		return;
-	if (tsk->rcv.held == 1 || tonic_seg_before(tsk->rcv_top, seg + 1))
-		tsk->rcv_top = seg + 1;
-	if (len < tsk->seg_size) {
-		tsk->rcv_short = seg;
-		tsk->rcv_short_held = true;
-	}
-}
-
 /*
  * A data segment @seg (relative) arrived.  The receiver model
  * (engine/receiver.c) says where it goes and which ACK answers it; here
@@ -250,7 +203,8 @@ static void tonic_data_rcv(struct sock *sk, struct sk_buff *skb, u32 seg)
 	what = tonic_rcv_take(&tsk->rcv, &cfg, &in, in.ce ? tonic_now() : 0,
 			      &ack, &newly);
 	if (in.verdict == TONIC_RCV_NEXT || in.verdict == TONIC_RCV_HOLD)
-		tonic_len_keep(tsk, seg, in.len, in.verdict == TONIC_RCV_HOLD);
+		tonic_len_keep(&tsk->lens, &tsk->rcv, tsk->seg_size, seg, in.len,
+			       in.verdict == TONIC_RCV_HOLD);
 	tonic_data_keep(sk, skb, &in, newly);
 
 	if (what & TONIC_RCV_SEND_ACK)
@@ -263,13 +217,19 @@ static void tonic_data_rcv(struct sock *sk, struct sk_buff *skb, u32 seg)
 static void tonic_fin_rcv(struct sock *sk, u32 seg)
 {
 	struct tonic_sock *tsk = tonic_sk(sk);
+	struct tonic_acc_view v;
+	int state;
 
-	if (seg != tsk->rcv.rcv_nxt) {
+	tonic_acc_view_of(sk, &v);
+	switch (tonic_acc_fin(&v, seg)) {
+	case TONIC_ACC_OK:
+		break;
+	case TONIC_ACC_REPLY:
 		/* A retransmitted FIN (our ACK was lost): ack it again. */
-		if (tsk->peer_fin && seg + 1 == tsk->rcv.rcv_nxt)
-			tonic_send_ctl(sk, TONIC_PKT_ACK, 0, seg, TONIC_F_SACK, 0);
-		else
-			TONIC_SK_INC_STATS(sk, TONIC_MIB_DROP_STATE);
+		tonic_send_ctl(sk, TONIC_PKT_ACK, 0, seg, TONIC_F_SACK, 0);
+		return;
+	default:
+		TONIC_SK_INC_STATS(sk, TONIC_MIB_DROP_STATE);
 		return;
 	}
 	tsk->rcv.rcv_nxt++;
@@ -279,18 +239,14 @@ static void tonic_fin_rcv(struct sock *sk, u32 seg)
 	sock_set_flag(sk, SOCK_DONE);
 	tonic_send_ctl(sk, TONIC_PKT_ACK, 0, seg, TONIC_F_SACK, 0);
 
-	switch (sk->sk_state) {
-	case TCP_ESTABLISHED:
-		tonic_set_state(sk, TCP_CLOSE_WAIT);
-		break;
-	case TCP_FIN_WAIT1:
-		tonic_set_state(sk, TCP_CLOSING);
-		break;
-	case TCP_FIN_WAIT2:
+	state = tonic_acc_fin_state(sk->sk_state);
+	if (state == TCP_CLOSE) {
 		/* No TIME_WAIT: the connection is over. */
 		tonic_done(sk);
 		return;
 	}
+	if (state != sk->sk_state)
+		tonic_set_state(sk, state);
 	if (!sock_flag(sk, SOCK_DEAD)) {
 		sk->sk_state_change(sk);
 		if (sk->sk_shutdown == SHUTDOWN_MASK ||
@@ -308,8 +264,8 @@ static bool tonic_fin_acked(struct sock *sk)
 
 	tsk->fin_acked = true;
 	tsk->ctl_at = 0;
-	switch (sk->sk_state) {
-	case TCP_FIN_WAIT1:
+	switch (tonic_acc_fin_acked_state(sk->sk_state)) {
+	case TCP_FIN_WAIT2:
 		tonic_set_state(sk, TCP_FIN_WAIT2);
 		if (sock_flag(sk, SOCK_DEAD)) {
 			tsk->linger2_at = tonic_now() + 60ULL * NSEC_PER_SEC;
@@ -318,8 +274,7 @@ static bool tonic_fin_acked(struct sock *sk)
 			sk->sk_state_change(sk);
 		}
 		return false;
-	case TCP_CLOSING:
-	case TCP_LAST_ACK:
+	case TCP_CLOSE:
 		tonic_done(sk);
 		return true;
 	}
@@ -358,44 +313,20 @@ static void tonic_challenge_ack(struct sock *sk)
 	tonic_send_ctl(sk, TONIC_PKT_ACK, 0, 0, 0, 0);
 }
 
-/* K of the connection: how far a peer's numbers can be from ours. */
-static s32 tonic_seq_slack(const struct tonic_sock *tsk)
-{
-	return tsk->window ? tsk->window : TONIC_MAX_WINDOW;
-}
-
-/*
- * The seq of a packet from the peer (relative) is plausible: within K of
- * rcv_nxt.  DATA and FIN from rcv_nxt - K (resends not yet known to be
- * acknowledged) to rcv_nxt + K (the peer's window); an ACK or PROBE
- * carries the peer's tonic-tail, at most K past its head, which is at
- * most our rcv_nxt.  Anything further is blind (RFC 5961 §5's "seq in
- * the window" for Tonic).
- */
-static bool tonic_seq_plausible(const struct tonic_sock *tsk, u32 seq)
-{
-	s32 off = seq - tsk->rcv.rcv_nxt;
-	s32 k = tonic_seq_slack(tsk);
-
-	return off >= -k && off <= k;
-}
-
 static void tonic_rcv_synsent(struct sock *sk, struct sk_buff *skb)
 {
 	const struct tonichdr *th = tonic_hdr(skb);
 	struct tonic_sock *tsk = tonic_sk(sk);
 
-	if (ntohl(th->ack) != tsk->iss + 1) {
-		TONIC_SK_INC_STATS(sk, TONIC_MIB_DROP_STATE);
-		return;
-	}
-	if (th->type == TONIC_PKT_RST) {
+	switch (tonic_acc_synsent(tsk->iss, th->type, ntohl(th->ack))) {
+	case TONIC_ACC_OK:
+		break;
+	case TONIC_ACC_RESET:
 		TONIC_SK_INC_STATS(sk, TONIC_MIB_RSTS_IN);
 		TONIC_SK_INC_STATS(sk, TONIC_MIB_CONN_FAILED);
 		tonic_reset(sk, ECONNREFUSED);
 		return;
-	}
-	if (th->type != TONIC_PKT_SYNACK) {
+	default:
 		TONIC_SK_INC_STATS(sk, TONIC_MIB_DROP_STATE);
 		return;
 	}
@@ -428,10 +359,13 @@ static void tonic_rcv_synsent(struct sock *sk, struct sk_buff *skb)
  */
 static bool tonic_rcv_relookup(struct sock *sk, struct sk_buff *skb)
 {
+	/* The packet's family: IPv4's for IPv4 to a dual-stack listener. */
+	const struct tonic_af_ops *af = skb->protocol == htons(ETH_P_IP) ?
+					&tonic_ipv4_af_ops : tonic_af(sk);
 	bool refcounted;
 	struct sock *nsk;
 
-	nsk = tonic_af(sk)->lookup(skb, tonic_hdr(skb), &refcounted);
+	nsk = af->lookup(skb, tonic_hdr(skb), &refcounted);
 	if (!nsk || nsk == sk || nsk->sk_state == TCP_LISTEN ||
 	    nsk->sk_state == TCP_TIME_WAIT ||
 	    nsk->sk_state == TCP_NEW_SYN_RECV) {
@@ -483,59 +417,40 @@ static void tonic_rcv_conn(struct sock *sk, struct sk_buff *skb)
 	u32 ack = ntohl(th->ack) - (tsk->iss + 1);
 	u32 wnd = ntohs(th->wnd);
 	u8 type = th->type;
+	struct tonic_acc_view v;
+	int err;
 
-	switch (type) {
-	case TONIC_PKT_SYN:
-		/* RFC 5961 §4: the peer may have restarted; let it prove it
-		 * (its stack answers the challenge with a reset).
-		 */
-		tonic_challenge_ack(sk);
-		goto drop;
-	case TONIC_PKT_SYNACK:
+	/* RFC 5961 and the ack's range (engine/accept.c) */
+	tonic_acc_view_of(sk, &v);
+	switch (tonic_acc_conn(&v, type, seq, ack)) {
+	case TONIC_ACC_OK:
+		break;
+	case TONIC_ACC_REPLY:
 		/* Our final ACK was lost: the server repeats its SYN-ACK. */
-		if (ntohl(th->seq) == tsk->irs)
-			tonic_send_ctl(sk, TONIC_PKT_ACK, 0, 0, 0, 0);
+		tonic_send_ctl(sk, TONIC_PKT_ACK, 0, 0, 0, 0);
 		goto drop;
-	case TONIC_PKT_RST:
-		/* RFC 5961 §3: only an RST at exactly rcv_nxt resets; one
-		 * that is merely plausible gets a challenge ACK, which a
-		 * peer that really reset answers with an exact RST.
+	case TONIC_ACC_CHALLENGE:
+		/* A peer that really restarted or reset answers the
+		 * challenge with an exact RST.
 		 */
-		if (seq != tsk->rcv.rcv_nxt) {
-			if (tonic_seq_plausible(tsk, seq))
-				tonic_challenge_ack(sk);
-			else
-				TONIC_SK_INC_STATS(sk, TONIC_MIB_DROP_STATE);
-			goto drop;
-		}
-		TONIC_SK_INC_STATS(sk, TONIC_MIB_RSTS_IN);
-		if (sk->sk_state == TCP_LAST_ACK || sk->sk_state == TCP_CLOSING)
-			tonic_done(sk);
-		else
-			tonic_reset(sk, sk->sk_state == TCP_CLOSE_WAIT ?
-					EPIPE : ECONNRESET);
+		tonic_challenge_ack(sk);
 		goto drop;
-	}
-
-	/* The seq must be near ours before anything of the packet counts
-	 * (as tcp_validate_incoming() before tcp_ack()).
-	 */
-	if (!tonic_seq_plausible(tsk, seq)) {
-		TONIC_SK_INC_STATS(sk, TONIC_MIB_DROP_STATE);
-		goto drop;
-	}
-	/* RFC 5961 §5: the ack must lie in [snd_una - K, snd_nxt]; one
-	 * for what we never sent is dropped, one older than a window is
-	 * challenged (as tcp_ack()).
-	 */
-	if (tonic_seg_before(tonic_snd_nxt(tsk), ack)) {
-		TONIC_SK_INC_STATS(sk, TONIC_MIB_DROP_STATE);
-		goto drop;
-	}
-	if (tonic_seg_before(ack, tsk->snd_una -
-			     min_t(u32, tsk->snd_una, tonic_seq_slack(tsk)))) {
+	case TONIC_ACC_STALE:
 		TONIC_SK_INC_STATS(sk, TONIC_MIB_DROP_STATE);
 		tonic_challenge_ack(sk);
+		goto drop;
+	case TONIC_ACC_RESET:
+		TONIC_SK_INC_STATS(sk, TONIC_MIB_RSTS_IN);
+		err = tonic_acc_rst_err(sk->sk_state);
+		if (err)
+			tonic_reset(sk, -err);
+		else
+			tonic_done(sk);
+		goto drop;
+	case TONIC_ACC_DROP:
+		TONIC_SK_INC_STATS(sk, TONIC_MIB_DROP_STATE);
+		goto drop;
+	default:
 		goto drop;
 	}
 
@@ -547,11 +462,8 @@ static void tonic_rcv_conn(struct sock *sk, struct sk_buff *skb)
 		tonic_connection_established(sk);
 	}
 
-	if (tsk->fin_sent && !tsk->fin_acked &&
-	    tonic_seg_before(tsk->fin_seg, ack)) {
-		if (tonic_fin_acked(sk))
-			goto drop;
-	}
+	if (tonic_acc_fin_acked(&v, ack) && tonic_fin_acked(sk))
+		goto drop;
 
 	switch (type) {
 	case TONIC_PKT_ACK:
@@ -561,7 +473,8 @@ static void tonic_rcv_conn(struct sock *sk, struct sk_buff *skb)
 		break;
 	case TONIC_PKT_DATA:
 		/* Nothing of a segment of impossible length counts. */
-		if (tonic_len_bad(tsk, seq, skb->len - TONIC_HDR_LEN)) {
+		if (tonic_len_bad(&tsk->lens, &tsk->rcv, tsk->seg_size, seq,
+				  skb->len - TONIC_HDR_LEN)) {
 			TONIC_SK_INC_STATS(sk, TONIC_MIB_DROP_MALFORMED);
 			goto drop;
 		}
@@ -580,9 +493,7 @@ static void tonic_rcv_conn(struct sock *sk, struct sk_buff *skb)
 			tonic_done(sk);
 			goto drop;
 		}
-		if (!((1 << sk->sk_state) & (TCPF_ESTABLISHED | TCPF_FIN_WAIT1 |
-					     TCPF_FIN_WAIT2 | TCPF_CLOSE_WAIT |
-					     TCPF_LAST_ACK | TCPF_CLOSING)))
+		if (!tonic_acc_data_state(sk->sk_state))
 			goto drop;
 		tonic_data_rcv(sk, skb, seq);
 		return;

@@ -420,37 +420,32 @@ void tonic_ack_rcv(struct sock *sk, u32 ack, u32 sack, u8 flags, u32 grant,
 	struct tonic_sock *tsk = tonic_sk(sk);
 	struct tonic_ctrl_desc ev[3] = {};
 	u64 now = tonic_now();
+	struct tonic_acc_view v;
+	struct tonic_acc_ack a;
 	unsigned int n = 0;
-	u32 cum = ack;
+	u32 cum;
 
 	/* The peer is alive: window probes start counting afresh. */
 	if (!tsk->fin_sent)
 		tsk->retries = 0;
-	/* Nothing past what was announced is acknowledged. */
-	if (tonic_seg_before(tsk->snd_ann, cum))
-		cum = tsk->snd_ann;
-	/* Window update, from the clamped ack and never beyond K: the peer
-	 * takes segments before cum + wnd.  An old ACK (below snd_una)
-	 * carries an old window and updates nothing (as TCP's).
+	/* The ack clamped to what was announced, the window to K
+	 * (engine/accept.c).
 	 */
-	wnd = min_t(u32, wnd, tsk->window);
-	if (!tonic_seg_before(cum, tsk->snd_una) &&
-	    !tonic_seg_before(cum + wnd, tsk->peer_edge)) {
-		tsk->peer_edge = cum + wnd;
-		tsk->peer_wnd = wnd;
+	tonic_acc_view_of(sk, &v);
+	tonic_acc_ack(&v, ack, wnd, &a);
+	if (a.update) {
+		tsk->peer_edge = a.edge;
+		tsk->peer_wnd = a.wnd;
 		if (tsk->ctl_at && !tsk->fin_sent && !tonic_probe_needed(sk))
 			tsk->ctl_at = 0;
 	}
 	if (!tsk->eng)
 		goto push;
-
-	if (tonic_seg_before(cum, tsk->snd_una))
-		cum = tsk->snd_una;
+	cum = a.cum;
 
 	if (flags & TONIC_F_SACK) {
 		struct tonic_ctrl_desc *e = &ev[n++];
-		bool in_win = !tonic_seg_before(sack, tsk->snd_una) &&
-			      tonic_seg_before(sack, tsk->snd_ann);
+		bool in_win = tonic_acc_sack_ok(&v, sack);
 
 		e->flow_id = TONIC_FLOW_ID;
 		e->type = TONIC_CTRL_ACK;

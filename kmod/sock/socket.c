@@ -145,10 +145,7 @@ static void tonic_init_conn_state(struct sock *sk)
 	tonic_rcv_init(&tsk->rcv, 0);
 	tsk->rcv_adv_edge = 0;
 	memset(tsk->ooo, 0, sizeof(tsk->ooo));
-	memset(tsk->rcv_lens, 0, sizeof(tsk->rcv_lens));
-	tsk->rcv_top = 0;
-	tsk->rcv_short = 0;
-	tsk->rcv_short_held = false;
+	memset(&tsk->lens, 0, sizeof(tsk->lens));
 	tsk->fin_seg = 0;
 	tsk->fin_queued = false;
 	tsk->fin_sent = false;
@@ -203,6 +200,13 @@ int tonic_init_sock(struct sock *sk)
 
 	sk->sk_state = TCP_CLOSE;
 	sk->sk_write_space = tonic_write_space;
+	/*
+	 * As TCP: writers wait for send-buffer space (sk_wmem_queued),
+	 * which only ACKs free (tonic_advance_head()); without this flag
+	 * sock_wfree() would call sk_write_space() for every packet sent,
+	 * and wake a reader sleeping on the same queue for every ACK.
+	 */
+	sock_set_flag(sk, SOCK_USE_WRITE_QUEUE);
 	WRITE_ONCE(sk->sk_sndbuf, READ_ONCE(tn->wmem_default));
 	WRITE_ONCE(sk->sk_rcvbuf, READ_ONCE(tn->rmem_default));
 	inet_csk(sk)->icsk_rto = TCP_TIMEOUT_INIT;

@@ -8,15 +8,12 @@
  * first DATA) brings it back in @ack, and the child is made from it, as
  * tcp_conn_request() and cookie_v4_check() do for TCP.
  *
- * The ISN is count << 29 | (hash + data) mod 2^29, where count is the
- * minute (mod 8; a cookie lives TONIC_COOKIE_AGE minutes), hash a keyed
- * SipHash of the addresses, ports, the client's ISN and the minute, and
- * data the 11 bits the listener chose: C as an index into
- * tonic_cookie_segs (rounded down), log2(K), and the receiver signals
- * (TONIC_SIG_ACK is implied).  The protocol is the listener's, resolved
- * again.  A forged ACK passes with odds of 2^-18.
+ * The ISN's arithmetic is portable (engine/cookie.c, fuzzed): count << 29
+ * | (hash + data) mod 2^29, count the minute, data C, K and the signals
+ * the listener chose.  Here: the hash, a keyed SipHash of the addresses,
+ * ports, the client's ISN and the minute; the clock; the child.  The
+ * protocol is the listener's, resolved again.
  */
-#include <linux/log2.h>
 #include <linux/siphash.h>
 #include <net/inet_connection_sock.h>
 #include <net/ip.h>
@@ -27,19 +24,8 @@
 
 #include "protocol.h"
 
-#define TONIC_COOKIE_BITS	29
-#define TONIC_COOKIE_MASK	((1U << TONIC_COOKIE_BITS) - 1)
-#define TONIC_COOKIE_AGE	2	/* minutes, TCP's MAX_SYNCOOKIE_AGE */
 /* a listener checks cookies this long after it last sent one (TCP's) */
 #define TONIC_COOKIE_RECENT_NS	(120ULL * NSEC_PER_SEC)
-
-/* data: bits 0-2 C index, 3-6 log2(K), 7-10 signals >> 1 */
-#define TONIC_COOKIE_DATA_BITS	11
-
-/* C a cookie can carry, ascending: a chosen C is rounded down to one. */
-static const u16 tonic_cookie_segs[] = {
-	TONIC_MIN_SEGMENT, 256, 536, 1024, 1204, 1424, 1444, 8900,
-};
 
 static siphash_aligned_key_t tonic_cookie_key;
 
@@ -113,18 +99,19 @@ void tonic_cookie_make(struct sock *sk, struct request_sock *req,
 		       const struct sk_buff *skb)
 {
 	struct tonic_request_sock *treq = tonic_rsk(req);
+	struct tonic_cookie_opts o = {
+		.seg_size = treq->seg_size,
+		.window = treq->window,
+		.signals = treq->signals,
+	};
 	u32 data, count = tonic_cookie_time();
-	unsigned int i = ARRAY_SIZE(tonic_cookie_segs) - 1;
 
-	while (i && tonic_cookie_segs[i] > treq->seg_size)
-		i--;
-	treq->seg_size = tonic_cookie_segs[i];
-	treq->window = rounddown_pow_of_two(treq->window);
-	treq->signals = (treq->signals & TONIC_SIGNALS_KNOWN) | TONIC_SIG_ACK;
-	data = i | ilog2(treq->window) << 3 | (treq->signals >> 1) << 7;
-	treq->iss = count << TONIC_COOKIE_BITS |
-		    ((tonic_cookie_hash(skb, treq->irs, count) + data) &
-		     TONIC_COOKIE_MASK);
+	data = tonic_cookie_encode(&o);
+	treq->seg_size = o.seg_size;
+	treq->window = o.window;
+	treq->signals = o.signals;
+	treq->iss = tonic_cookie_isn(count, tonic_cookie_hash(skb, treq->irs,
+							      count), data);
 	WRITE_ONCE(tonic_sk(sk)->cookie_at, tonic_now());
 	TONIC_SK_INC_STATS(sk, TONIC_MIB_SYNCOOKIES_SENT);
 }
@@ -133,17 +120,12 @@ void tonic_cookie_make(struct sock *sk, struct request_sock *req,
 static int tonic_cookie_data(const struct sk_buff *skb, u32 cookie, u32 irs)
 {
 	u32 now = tonic_cookie_time();
-	u32 age = (now - (cookie >> TONIC_COOKIE_BITS)) &
-		  (~0U >> TONIC_COOKIE_BITS);
-	u32 data;
+	int age = tonic_cookie_age(cookie, now);
 
-	if (age > TONIC_COOKIE_AGE)
+	if (age < 0)
 		return -1;
-	data = (cookie - tonic_cookie_hash(skb, irs, now - age)) &
-	       TONIC_COOKIE_MASK;
-	if (data >> TONIC_COOKIE_DATA_BITS || (data >> 3 & 15) > 8)
-		return -1;
-	return data;
+	return tonic_cookie_decode(cookie,
+				   tonic_cookie_hash(skb, irs, now - age));
 }
 
 /**
@@ -162,6 +144,7 @@ struct sock *tonic_cookie_check(struct sock *sk, struct sk_buff *skb)
 	const struct tonic_af_ops *af = tonic_af(sk);
 	const struct tonichdr *th = tonic_hdr(skb);
 	struct tonic_request_sock *treq;
+	struct tonic_cookie_opts o;
 	struct request_sock *req;
 	struct sock *child;
 	bool own_req;
@@ -192,9 +175,10 @@ struct sock *tonic_cookie_check(struct sock *sk, struct sk_buff *skb)
 	treq = tonic_rsk(req);
 	treq->iss = ntohl(th->ack) - 1;
 	treq->irs = ntohl(th->seq) - 1;
-	treq->seg_size = tonic_cookie_segs[data & 7];
-	treq->window = 1U << (data >> 3 & 15);
-	treq->signals = (data >> 7) << 1 | TONIC_SIG_ACK;
+	tonic_cookie_opts(data, &o);
+	treq->seg_size = o.seg_size;
+	treq->window = o.window;
+	treq->signals = o.signals;
 	treq->synack_at = 0;		/* no RTT sample */
 	tonic_proto_resolve(sock_net(sk), tonic_sk(sk)->proto_name,
 			    &treq->proto_ops, treq->proto_used);

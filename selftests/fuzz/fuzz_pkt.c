@@ -13,10 +13,14 @@
  * engine's and the receiver's invariants are asserted; a failed one aborts,
  * which libFuzzer reports as a crash.
  *
- * The socket-layer glue below is a model of input.c/sndbuf.c (kernel code
- * cannot run here): the state machine, the acceptance checks and the
- * clamps are copied from there, and must follow them.  What runs
- * unmodified is the parser, the engine, the protocols and the receiver.
+ * What runs unmodified is the parser, the acceptance checks of the socket
+ * layer (kmod/engine/accept.c: RFC 5961, the request sock, FIN, the ack
+ * and window clamps, ICMP, DATA lengths), the SYN-cookie arithmetic
+ * (kmod/engine/cookie.c), the engine, the protocols and the receiver.
+ * The glue below stands for what the kernel's sk_buff and socket code
+ * provide around them (kmod/sock/input.c, sndbuf.c, handshake.c,
+ * syncookie.c): queues, timers, the socket's fields, and acting on each
+ * verdict as those files do.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +30,9 @@
 #include "flow.h"
 #include "receiver.h"
 #include "pkt.h"
+#include "accept.h"
+#include "cookie.h"
+#include "negotiate.h"
 
 #define TONIC_PROG(p)							\
 	extern const struct tonic_proto_ops tonic_prog_##p;		\
@@ -66,19 +73,7 @@ static const struct {
 	}								\
 } while (0)
 
-/* Socket states, as TCP's (kmod/sock/input.c). */
-enum st {
-	ST_ESTABLISHED,
-	ST_SYN_SENT,
-	ST_SYN_RECV,
-	ST_CLOSE_WAIT,
-	ST_FIN_WAIT1,
-	ST_LAST_ACK,
-	ST_FIN_WAIT2,
-	ST_CLOSING,
-	ST_LISTEN,
-	ST_CLOSED,
-};
+#define MINUTE		(60000 * MS)
 
 /*
  * One endpoint.  Segment numbers are the engine's: the sender's start at
@@ -86,7 +81,10 @@ enum st {
  * receiver's at @rbase.  On the wire they are ISN + 1 + (n - base).
  */
 struct conn {
-	enum st state;
+	int state;		/* TCP_*, as the kernel's sk_state */
+	bool req;		/* SYN_RECV as a request sock (before the child) */
+	bool cookies;		/* a listener answering with SYN cookies */
+	u32 clock;		/* added to the minute of the cookie clock */
 	u32 iss, irs, base, rbase;
 	u16 seg_size;
 	u16 window;
@@ -108,6 +106,13 @@ struct conn {
 	struct tonic_rcv_cfg cfg;
 	bool peer_fin;
 	u32 rcv_low;		/* rcv_nxt never moves back */
+	struct tonic_rcv_lens lens;	/* relative numbers, as the kernel's */
+
+	/* the last SYN cookie sent, and the verdicts counted */
+	bool cookie_sent;
+	u32 cookie_irs, cookie_minute;
+	struct tonic_cookie_opts cookie_opts;
+	u32 challenges, resets, refused;
 
 	/* shadow state for the invariants */
 	u32 sent_hi;		/* one past the highest segment emitted */
@@ -132,6 +137,35 @@ struct conn {
 static bool seg_before(u32 a, u32 b)
 {
 	return tonic_seq_before(a, b);
+}
+
+/*
+ * What the acceptance checks read of the connection, in the kernel's
+ * numbers (tonic_acc_view_of()): relative to each side's ISN + 1, that is
+ * the harness's minus @base (ours) or @rbase (the peer's).
+ */
+static void view(const struct conn *c, struct tonic_acc_view *v)
+{
+	*v = (struct tonic_acc_view){
+		.rcv_nxt = c->rcv.rcv_nxt - c->rbase,
+		.snd_una = c->snd_una - c->base,
+		.snd_ann = c->snd_ann - c->base,
+		.fin_seg = c->fin_seg - c->base,
+		.peer_edge = c->peer_edge - c->base,
+		.window = c->window,
+		.state = c->state,
+		.fin_sent = c->fin_sent,
+		.fin_acked = c->fin_acked,
+		.peer_fin = c->peer_fin,
+	};
+}
+
+/* The receiver's rcv_nxt and held, relative (for the length checks). */
+static void rcv_rel(const struct conn *c, struct tonic_rcv *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->rcv_nxt = c->rcv.rcv_nxt - c->rbase;
+	r->held = c->rcv.held;
 }
 
 /* ---- invariants ---- */
@@ -227,8 +261,14 @@ static FUZZ_NOCOV void check_all(struct conn *c)
 	FUZZ_CHECK(c->snd_ann - c->snd_una <= c->window,
 		   "announced %u past head, K %u", c->snd_ann - c->snd_una,
 		   c->window);
+	/* the peer's edge: from an ack no further than announced, a
+	 * window no larger than K
+	 */
+	FUZZ_CHECK(!seg_before(c->snd_ann + c->window, c->peer_edge),
+		   "peer edge %u past snd_ann %u + K %u", c->peer_edge,
+		   c->snd_ann, c->window);
 	check_engine(c);
-	if (c->state == ST_SYN_SENT || c->state == ST_LISTEN)
+	if (c->state == TCP_SYN_SENT || c->state == TCP_LISTEN)
 		return;
 	check_rcv(&c->rcv, &c->cfg);
 	FUZZ_CHECK(!seg_before(c->rcv.rcv_nxt, c->rcv_low), "rcv_nxt %u < %u",
@@ -268,7 +308,7 @@ static void flow_start(struct conn *c)
 
 static void conn_close(struct conn *c)
 {
-	c->state = ST_CLOSED;
+	c->state = TCP_CLOSE;
 	tonic_engine_destroy(c->eng);
 	c->eng = NULL;
 }
@@ -379,8 +419,8 @@ static void tx(struct conn *c)
 
 static bool can_send_data(const struct conn *c)
 {
-	return c->state == ST_ESTABLISHED || c->state == ST_CLOSE_WAIT ||
-	       c->state == ST_FIN_WAIT1 || c->state == ST_LAST_ACK;
+	return c->state == TCP_ESTABLISHED || c->state == TCP_CLOSE_WAIT ||
+	       c->state == TCP_FIN_WAIT1 || c->state == TCP_LAST_ACK;
 }
 
 static void push(struct conn *c)
@@ -401,30 +441,38 @@ static void push(struct conn *c)
 	}
 }
 
-/* tonic_ack_rcv(); @raw skips its clamps to hit the engine's own checks */
+/*
+ * tonic_ack_rcv(): @ack and @sack in the engine's numbers.  The clamps
+ * are tonic_acc_ack() and tonic_acc_sack_ok(); @raw skips them for the
+ * engine's events, to hit the engine's own checks.
+ */
 static void ack_rcv(struct conn *c, u32 ack, u32 sack, u8 flags, u32 grant,
 		    u32 wnd, bool raw)
 {
 	struct tonic_ctrl_desc ev[3] = {};
+	struct tonic_acc_view v;
+	struct tonic_acc_ack a;
 	unsigned int n = 0;
-	u32 cum = ack;
+	u32 cum;
 
-	if (!seg_before(ack + wnd, c->peer_edge)) {
-		c->peer_edge = ack + wnd;
-		c->peer_wnd = wnd;
+	view(c, &v);
+	tonic_acc_ack(&v, ack - c->base, wnd, &a);
+	FUZZ_CHECK(!seg_before(a.cum, v.snd_una) && !seg_before(v.snd_ann, a.cum),
+		   "cum %u outside [%u, %u]", a.cum, v.snd_una, v.snd_ann);
+	FUZZ_CHECK(a.wnd <= c->window, "window %u > K %u", a.wnd, c->window);
+	if (a.update) {
+		FUZZ_CHECK(!seg_before(a.edge + c->base, c->peer_edge),
+			   "edge %u moves back from %u", a.edge + c->base,
+			   c->peer_edge);
+		c->peer_edge = a.edge + c->base;
+		c->peer_wnd = a.wnd;
 	}
 	if (!c->eng)
 		return;
-	if (!raw) {
-		if (seg_before(c->snd_ann, cum))
-			cum = c->snd_ann;
-		if (seg_before(cum, c->snd_una))
-			cum = c->snd_una;
-	}
+	cum = raw ? ack : a.cum + c->base;
 	if (flags & TONIC_F_SACK) {
 		struct tonic_ctrl_desc *e = &ev[n++];
-		bool in_win = raw || (!seg_before(sack, c->snd_una) &&
-				      seg_before(sack, c->snd_ann));
+		bool in_win = raw || tonic_acc_sack_ok(&v, sack - c->base);
 
 		e->flow_id = FLOW;
 		e->type = TONIC_CTRL_ACK;
@@ -495,6 +543,13 @@ static void data_rcv(struct conn *c, u32 seg, u32 len, u8 flags, bool ce,
 		      in.verdict == TONIC_RCV_HOLD))
 		in.verdict = TONIC_RCV_DROP;
 	what = tonic_rcv_take(&c->rcv, &c->cfg, &in, c->now, &ack, &newly);
+	if (in.verdict == TONIC_RCV_NEXT || in.verdict == TONIC_RCV_HOLD) {
+		struct tonic_rcv r;
+
+		rcv_rel(c, &r);
+		tonic_len_keep(&c->lens, &r, c->seg_size, seg - c->rbase, len,
+			       in.verdict == TONIC_RCV_HOLD);
+	}
 	FUZZ_CHECK(newly == c->rcv.rcv_nxt - before, "newly %u moved %u",
 		   newly, c->rcv.rcv_nxt - before);
 	FUZZ_CHECK(!newly || in.verdict == TONIC_RCV_NEXT, "verdict %u newly %u",
@@ -508,166 +563,317 @@ static void data_rcv(struct conn *c, u32 seg, u32 len, u8 flags, bool ce,
 	}
 }
 
+/* tonic_fin_rcv(): @seg in the harness's numbers. */
 static void fin_rcv(struct conn *c, u32 seg)
 {
-	if (seg != c->rcv.rcv_nxt)
-		return;
+	struct tonic_acc_view v;
+	int state;
+
+	view(c, &v);
+	if (tonic_acc_fin(&v, seg - c->rbase) != TONIC_ACC_OK)
+		return;		/* dropped, or a repeat acked again */
+	FUZZ_CHECK(!c->peer_fin, "a second FIN taken at %u", seg);
 	c->rcv.rcv_nxt++;
 	c->peer_fin = true;
 	tonic_rcv_purge(&c->rcv);
-	switch (c->state) {
-	case ST_ESTABLISHED:
-		c->state = ST_CLOSE_WAIT;
-		break;
-	case ST_FIN_WAIT1:
-		c->state = ST_CLOSING;
-		break;
-	case ST_FIN_WAIT2:
+	state = tonic_acc_fin_state(c->state);
+	if (state == TCP_CLOSE)
 		conn_close(c);
-		break;
-	default:
-		break;
-	}
+	else
+		c->state = state;
 }
 
 /* Our FIN was acknowledged: true if the connection is over. */
 static bool fin_acked(struct conn *c)
 {
+	int state = tonic_acc_fin_acked_state(c->state);
+
 	c->fin_acked = true;
-	switch (c->state) {
-	case ST_FIN_WAIT1:
-		c->state = ST_FIN_WAIT2;
-		return false;
-	case ST_CLOSING:
-	case ST_LAST_ACK:
+	if (state == TCP_CLOSE) {
 		conn_close(c);
 		return true;
-	default:
-		return false;
 	}
+	c->state = state;
+	return false;
 }
 
-static bool rst_valid(const struct conn *c, u32 seq)
+/* K, C and the signals are chosen: the receiver and the window follow. */
+static void conn_chosen(struct conn *c)
 {
-	s32 off = seq - (c->irs + 1) - (c->rcv.rcv_nxt - c->rbase);
-	s32 win = (c->window ? c->window : MAX_WINDOW) + 2;
-
-	return off >= -win && off <= win;
-}
-
-static void rcv_synsent(struct conn *c, const struct tonic_pkt *p)
-{
-	if (p->ack != c->iss + 1)
-		return;
-	if (p->type == TONIC_PKT_RST) {
-		conn_close(c);
-		return;
-	}
-	if (p->type != TONIC_PKT_SYNACK || !tonic_syn_usable(&p->syn))
-		return;
-	/* tonic_negotiate_synack() */
-	c->seg_size = min(c->seg_size, p->syn.seg_size);
-	c->window = min_t(u16, c->window, p->syn.window);
-	while (c->window & (c->window - 1))
-		c->window &= c->window - 1;
-	c->signals |= p->syn.signals | TONIC_SIG_ACK;
-	c->irs = p->seq;
 	c->cfg.signals = c->signals;
 	c->cfg.window = c->window;
 	c->cfg.seg_size = c->seg_size;
+}
+
+/* tonic_rcv_synsent() */
+static void rcv_synsent(struct conn *c, const struct tonic_pkt *p)
+{
+	switch (tonic_acc_synsent(c->iss, p->type, p->ack)) {
+	case TONIC_ACC_OK:
+		break;
+	case TONIC_ACC_RESET:
+		c->resets++;
+		conn_close(c);
+		return;
+	default:
+		return;
+	}
+	/* tonic_negotiate_synack() */
+	if (tonic_syn_accept(&p->syn, &c->seg_size, &c->window, &c->signals))
+		return;
+	c->irs = p->seq;
+	conn_chosen(c);
 	c->peer_wnd = min_t(u32, p->wnd, c->window);
 	c->peer_edge = c->snd_una + c->peer_wnd;
-	c->state = ST_ESTABLISHED;
+	c->state = TCP_ESTABLISHED;
 	flow_start(c);
 	push(c);
 }
 
-/*
- * A listener's SYN: what tonic_negotiate_req() makes of it (the request
- * sock is the connection in SYN_RECV here).  The preamble's C stands for
- * what the route allows.
- */
-static void rcv_listen(struct conn *c, const struct tonic_pkt *p)
+/* The harness's keyed hash of a cookie (the kernel's is SipHash). */
+static u32 cookie_hash(u32 irs, u32 minute)
 {
-	u32 wanted = p->syn.seg_size, win;
-
-	if (p->type != TONIC_PKT_SYN)
-		return;
-	win = min_t(u32, p->syn.window, c->window);
-	win = win < 1 ? 1 : win > MAX_WINDOW ? MAX_WINDOW : win;
-	while (win & (win - 1))
-		win &= win - 1;
-	c->window = win;
-	c->signals |= p->syn.signals;
-	if (wanted && wanted < c->seg_size)
-		c->seg_size = max_t(u32, wanted, TONIC_MIN_SEGMENT);
-	c->irs = p->seq;
-	c->cfg.signals = c->signals;
-	c->cfg.window = c->window;
-	c->cfg.seg_size = c->seg_size;
-	c->peer_wnd = c->window;
-	c->peer_edge = c->snd_una + c->window;
-	c->state = ST_SYN_RECV;
+	return irs * 0x9e3779b1U ^ minute * 0x85ebca6bU;
 }
 
+static u32 cookie_minute(const struct conn *c)
+{
+	return (u32)(c->now / MINUTE) + c->clock;
+}
+
+/* tonic_pick_seg_size(): the preamble's C stands for the route's. */
+static u16 pick_seg_size(const struct conn *c, u32 wanted)
+{
+	return wanted && wanted < c->seg_size ?
+	       max_t(u32, wanted, TONIC_MIN_SEGMENT) : c->seg_size;
+}
+
+/*
+ * A listener's SYN: what tonic_negotiate_req() makes of it
+ * (tonic_syn_choose()).  Then a request sock (the connection in
+ * SYN_RECV, @req), or with SYN cookies (tonic_cookie_make()) nothing but
+ * the SYN-ACK's ISN.
+ */
+static void rcv_syn(struct conn *c, const struct tonic_pkt *p)
+{
+	struct tonic_syn_choice ch;
+
+	tonic_syn_choose(&p->syn, c->window, c->signals, 0, &ch);
+	FUZZ_CHECK(ch.window && ch.window <= MAX_WINDOW &&
+		   !(ch.window & (ch.window - 1)) && ch.window <= c->window,
+		   "K %u chosen, ours %u", ch.window, c->window);
+	if (c->cookies) {
+		struct tonic_cookie_opts o = {
+			.seg_size = pick_seg_size(c, ch.seg_size),
+			.window = ch.window, .signals = ch.signals,
+		};
+		u32 data;
+
+		data = tonic_cookie_encode(&o);
+		FUZZ_CHECK(!(data >> TONIC_COOKIE_DATA_BITS), "data %#x", data);
+		c->cookie_sent = true;
+		c->cookie_irs = p->seq;
+		c->cookie_minute = cookie_minute(c);
+		c->cookie_opts = o;
+		c->iss = tonic_cookie_isn(c->cookie_minute,
+					  cookie_hash(p->seq, c->cookie_minute),
+					  data);
+		return;
+	}
+	c->window = ch.window;
+	c->signals = ch.signals;
+	c->seg_size = pick_seg_size(c, ch.seg_size);
+	c->irs = p->seq;
+	conn_chosen(c);
+	c->peer_wnd = c->window;
+	c->peer_edge = c->snd_una + c->window;
+	c->state = TCP_SYN_RECV;
+	c->req = true;
+}
+
+/*
+ * An ACK or DATA at a listener that sent SYN cookies
+ * (tonic_cookie_check()): true if it carried one and the child (the
+ * connection in SYN_RECV) is made.
+ */
+static bool cookie_check(struct conn *c, const struct tonic_pkt *p)
+{
+	u32 cookie = p->ack - 1, irs = p->seq - 1, now = cookie_minute(c);
+	struct tonic_cookie_opts o;
+	int age, data;
+
+	if (p->type != TONIC_PKT_ACK && p->type != TONIC_PKT_DATA)
+		return false;
+	age = tonic_cookie_age(cookie, now);
+	data = age < 0 ? -1 :
+	       tonic_cookie_decode(cookie, cookie_hash(irs, now - age));
+	/* the cookie of the SYN we answered, in its time, is good */
+	if (c->cookie_sent && cookie == c->iss && irs == c->cookie_irs &&
+	    now - c->cookie_minute <= TONIC_COOKIE_AGE)
+		FUZZ_CHECK(data >= 0, "our cookie %#x refused (age %d)",
+			   cookie, age);
+	if (data < 0) {
+		c->refused++;
+		return false;
+	}
+	tonic_cookie_opts(data, &o);
+	FUZZ_CHECK(o.seg_size >= TONIC_MIN_SEGMENT && o.window &&
+		   o.window <= MAX_WINDOW && !(o.window & (o.window - 1)) &&
+		   (o.signals & TONIC_SIG_ACK) &&
+		   !(o.signals & ~TONIC_SIGNALS_KNOWN),
+		   "cookie C %u K %u signals %#x", o.seg_size, o.window,
+		   o.signals);
+	if (c->cookie_sent && cookie == c->iss && irs == c->cookie_irs)
+		FUZZ_CHECK(o.seg_size == c->cookie_opts.seg_size &&
+			   o.window == c->cookie_opts.window &&
+			   o.signals == c->cookie_opts.signals,
+			   "cookie says C %u K %u signals %#x, sent %u %u %#x",
+			   o.seg_size, o.window, o.signals,
+			   c->cookie_opts.seg_size, c->cookie_opts.window,
+			   c->cookie_opts.signals);
+	c->iss = cookie;
+	c->irs = irs;
+	c->seg_size = o.seg_size;
+	c->window = o.window;
+	c->signals = o.signals;
+	conn_chosen(c);
+	c->peer_wnd = c->window;
+	c->peer_edge = c->snd_una + c->window;
+	c->state = TCP_SYN_RECV;
+	return true;
+}
+
+/* tonic_rcv_listen(): true if the packet goes on to the child. */
+static bool rcv_listen(struct conn *c, const struct tonic_pkt *p)
+{
+	if (p->type == TONIC_PKT_SYN) {
+		rcv_syn(c, p);
+		return false;
+	}
+	return c->cookies && cookie_check(c, p);
+}
+
+/* tonic_check_req(): true if the child is made and takes the packet. */
+static bool rcv_req(struct conn *c, const struct tonic_pkt *p)
+{
+	switch (tonic_acc_req(c->iss, c->irs, p->type, p->seq, p->ack)) {
+	case TONIC_ACC_OK:
+		c->req = false;
+		return true;
+	case TONIC_ACC_RESET:
+		c->resets++;
+		conn_close(c);
+		return false;
+	case TONIC_ACC_REFUSE:
+		c->refused++;
+		return false;
+	default:
+		return false;
+	}
+}
+
+/* tonic_rcv_conn(): the verdicts of tonic_acc_conn() acted on. */
 static void conn_rcv(struct conn *c, const struct tonic_pkt *p, bool raw,
 		     bool ce, bool nomem)
 {
+	struct tonic_acc_view v;
+	enum tonic_acc verdict;
+	struct tonic_rcv r;
 	u32 seq, ack;
 
 	switch (c->state) {
-	case ST_CLOSED:
+	case TCP_CLOSE:
 		return;
-	case ST_SYN_SENT:
+	case TCP_SYN_SENT:
 		rcv_synsent(c, p);
 		return;
-	case ST_LISTEN:
-		rcv_listen(c, p);
-		return;
+	case TCP_LISTEN:
+		if (!rcv_listen(c, p))
+			return;
+		break;
 	default:
+		if (c->req && !rcv_req(c, p))
+			return;
 		break;
 	}
-	seq = p->seq - (c->irs + 1) + c->rbase;
-	ack = p->ack - (c->iss + 1) + c->base;
-	switch (p->type) {
-	case TONIC_PKT_SYN:
-	case TONIC_PKT_SYNACK:
+	seq = p->seq - (c->irs + 1);
+	ack = p->ack - (c->iss + 1);
+	view(c, &v);
+	verdict = tonic_acc_conn(&v, p->type, seq, ack);
+	/* raw: an ACK straight to the engine, whatever its numbers */
+	if (raw && p->type == TONIC_PKT_ACK &&
+	    (verdict == TONIC_ACC_DROP || verdict == TONIC_ACC_STALE))
+		verdict = TONIC_ACC_OK;
+	switch (verdict) {
+	case TONIC_ACC_OK:
+		break;
+	case TONIC_ACC_RESET:
+		FUZZ_CHECK(p->type == TONIC_PKT_RST && seq == v.rcv_nxt,
+			   "reset by type %u seq %u, rcv_nxt %u", p->type, seq,
+			   v.rcv_nxt);
+		c->resets++;
+		conn_close(c);
 		return;
-	case TONIC_PKT_RST:
-		if (rst_valid(c, p->seq))
-			conn_close(c);
+	case TONIC_ACC_CHALLENGE:
+	case TONIC_ACC_STALE:
+		c->challenges++;
+		return;
+	default:
 		return;
 	}
-	if (seg_before(c->snd_end + 1, ack) ||
-	    seg_before(ack + MAX_WINDOW * 2, c->snd_una))
-		return;
-	if (c->state == ST_SYN_RECV) {
+	if (c->state == TCP_SYN_RECV) {
 		c->peer_wnd = min_t(u32, p->wnd, c->window);
-		c->peer_edge = ack + c->peer_wnd;
-		c->state = ST_ESTABLISHED;
+		c->peer_edge = ack + c->base + c->peer_wnd;
+		c->state = TCP_ESTABLISHED;
 		flow_start(c);
 	}
-	if (c->fin_sent && !c->fin_acked && seg_before(c->fin_seg, ack) &&
-	    fin_acked(c))
+	if (tonic_acc_fin_acked(&v, ack) && fin_acked(c))
 		return;
 	switch (p->type) {
 	case TONIC_PKT_ACK:
-		ack_rcv(c, ack, p->sack - (c->iss + 1) + c->base, p->flags,
-			p->grant, p->wnd, raw);
+		ack_rcv(c, ack + c->base, p->sack - (c->iss + 1) + c->base,
+			p->flags, p->grant, p->wnd, raw);
 		break;
 	case TONIC_PKT_DATA:
-		ack_rcv(c, ack, 0, 0, 0, p->wnd, raw);
-		if (c->state == ST_SYN_SENT || c->state == ST_SYN_RECV ||
-		    c->state == ST_CLOSED)
+		rcv_rel(c, &r);
+		if (tonic_len_bad(&c->lens, &r, c->seg_size, seq, p->len))
 			break;
-		data_rcv(c, seq, p->len, p->flags, ce, nomem);
+		ack_rcv(c, ack + c->base, 0, 0, 0, p->wnd, raw);
+		if (!tonic_acc_data_state(c->state))
+			break;
+		data_rcv(c, seq + c->rbase, p->len, p->flags, ce, nomem);
 		break;
 	case TONIC_PKT_FIN:
-		ack_rcv(c, ack, 0, 0, 0, p->wnd, raw);
-		if (c->state != ST_CLOSED)
-			fin_rcv(c, seq);
+		ack_rcv(c, ack + c->base, 0, 0, 0, p->wnd, raw);
+		if (c->state != TCP_CLOSE)
+			fin_rcv(c, seq + c->rbase);
 		break;
 	}
+}
+
+/*
+ * An ICMP error quoting a packet whose seq is @seq (tonic_v4_err()):
+ * acted on only if tonic_icmp_seq_ok() (the kernel's demux for a request
+ * sock: its SYN-ACK).  A handshake fails at once; a connection only
+ * records the error.
+ */
+static void icmp_in(struct conn *c, u32 seq)
+{
+	struct tonic_acc_view v;
+
+	if (c->state == TCP_CLOSE)
+		return;
+	if (c->req) {
+		if (tonic_icmp_req_ok(c->iss, seq))
+			conn_close(c);
+		return;
+	}
+	view(c, &v);
+	if (!tonic_icmp_seq_ok(&v, c->iss, seq))
+		return;
+	FUZZ_CHECK(c->state != TCP_LISTEN, "ICMP taken by a listener");
+	if (c->state == TCP_SYN_SENT)
+		conn_close(c);
 }
 
 /* ---- operations ---- */
@@ -697,8 +903,8 @@ static void pkt_inject(struct conn *c, const u8 *buf, u32 len, bool raw,
 	struct tonic_pkt p;
 
 	/* acks what the peer does not have: the sender may free it */
-	if (!tonic_pkt_parse(buf, len, &p) && c->state != ST_SYN_SENT &&
-	    c->state != ST_LISTEN &&
+	if (!tonic_pkt_parse(buf, len, &p) && c->state != TCP_SYN_SENT &&
+	    c->state != TCP_LISTEN &&
 	    (raw || (p.type == TONIC_PKT_ACK && (p.flags & TONIC_F_SACK)) ||
 	     seg_before(c->peer.rcv_nxt, p.ack - (c->iss + 1) + c->base)))
 		c->forged_sack = true;
@@ -726,7 +932,9 @@ static void send_ack(struct conn *c, const struct tonic_rcv_ack *a)
 	put16(b + offsetof(struct tonichdr, dest), SPORT);
 	b[offsetof(struct tonichdr, type)] = TONIC_PKT_ACK;
 	b[offsetof(struct tonichdr, flags)] = a->flags;
-	put32(b + offsetof(struct tonichdr, seq), c->irs + 1);
+	/* the peer's tonic-tail: what it sent, all of which we hold */
+	put32(b + offsetof(struct tonichdr, seq),
+	      c->irs + 1 + (c->rcv.rcv_nxt - c->rbase));
 	put32(b + offsetof(struct tonichdr, ack), c->iss + 1 + (a->cumack - c->base));
 	put32(b + offsetof(struct tonichdr, sack), c->iss + 1 + (a->sack - c->base));
 	put16(b + offsetof(struct tonichdr, wnd), c->window);
@@ -751,7 +959,7 @@ static void loopback(struct conn *c, u8 loss)
 	memcpy(log, c->log, n * sizeof(log[0]));
 	c->nlog = 0;
 	pcfg.delack_segs = 2;
-	for (i = 0; i < n && c->state != ST_CLOSED; i++) {
+	for (i = 0; i < n && c->state != TCP_CLOSE; i++) {
 		struct tonic_rcv_seg in = {
 			.seg = log[i].seg, .len = log[i].len,
 			.ackreq = i + 1 == n,
@@ -763,19 +971,19 @@ static void loopback(struct conn *c, u8 loss)
 		    TONIC_RCV_SEND_ACK)
 			send_ack(c, &a);
 	}
-	if (c->state != ST_CLOSED && tonic_rcv_delack(&c->peer, &a))
+	if (c->state != TCP_CLOSE && tonic_rcv_delack(&c->peer, &a))
 		send_ack(c, &a);
 	/* A zero window and nothing in flight: the sender probes (timer.c)
 	 * and the peer's answer carries its window.
 	 */
-	if (c->state != ST_CLOSED && c->snd_una == c->snd_ann &&
+	if (c->state != TCP_CLOSE && c->snd_una == c->snd_ann &&
 	    seg_before(c->snd_ann, c->snd_end) &&
 	    !seg_before(c->snd_ann, c->peer_edge)) {
 		a = (struct tonic_rcv_ack){ .cumack = c->peer.rcv_nxt };
 		send_ack(c, &a);
 	}
 	if (c->fin_sent && !c->fin_acked && c->peer.rcv_nxt == c->fin_seg &&
-	    c->state != ST_CLOSED) {
+	    c->state != TCP_CLOSE) {
 		a = (struct tonic_rcv_ack){ .flags = TONIC_RF_SACK,
 			.cumack = c->fin_seg + 1, .sack = c->fin_seg };
 		send_ack(c, &a);
@@ -801,10 +1009,10 @@ static void app_close(struct conn *c)
 {
 	if (c->fin_queued)
 		return;
-	if (c->state == ST_ESTABLISHED)
-		c->state = ST_FIN_WAIT1;
-	else if (c->state == ST_CLOSE_WAIT)
-		c->state = ST_LAST_ACK;
+	if (c->state == TCP_ESTABLISHED)
+		c->state = TCP_FIN_WAIT1;
+	else if (c->state == TCP_CLOSE_WAIT)
+		c->state = TCP_LAST_ACK;
 	else
 		return;
 	c->fin_queued = true;
@@ -835,28 +1043,39 @@ static void timers(struct conn *c, u64 delta)
 	if (!c->eng)
 		return;
 	tonic_engine_timers(c->eng, c->now);
-	if (c->state != ST_SYN_SENT)
+	if (c->state != TCP_SYN_SENT)
 		tonic_rcv_delack(&c->rcv, &a);
 	notify(c);
 	push(c);
 }
 
 /*
- * Preamble (12 bytes, missing ones read as 0):
- *   [0] start state (low 3 bits: enum st but 7 means "established,
- *       peer window 0"; bit 3: a listener, its SYN to come; bits 4-6:
- *       irn with DCQCN, rack without tail-loss probes, dcqcn's byte
- *       counter at 10 kB), [1] protocol, [2] log2 K,
- *   [3] our signals (TONIC_SIG_* bits), [4] delack_segs,
- *   [5..6] C (big endian; at least TONIC_MIN_SEGMENT), [7] segments
- *   queued at the start, [8] length of a short last one, [9..12] base
+ * Preamble (13 bytes, missing ones read as 0):
+ *   [0] start state (low 3 bits: enum pre_state; bit 3: a listener, its
+ *       SYN to come; bits 4-6: irn with DCQCN, rack without tail-loss
+ *       probes, dcqcn's byte counter at 10 kB; bit 7: the listener
+ *       answers with SYN cookies, net.tonic.syncookies = 2),
+ *   [1] protocol, [2] log2 K, [3] our signals (TONIC_SIG_* bits),
+ *   [4] delack_segs, [5..6] C (big endian; at least TONIC_MIN_SEGMENT),
+ *   [7] segments queued at the start, [8] length of a short last one,
+ *   [9..12] base (its top 3 bits also set the cookie clock's minute)
  */
 #define PREAMBLE	13
+
+enum pre_state {
+	PRE_ESTABLISHED,
+	PRE_SYN_SENT,
+	PRE_SYN_RECV,		/* a request sock */
+	PRE_CLOSE_WAIT,
+	PRE_FIN_WAIT1,
+	PRE_LAST_ACK,
+	PRE_FIN_WAIT2,		/* FIN-wait-1 with a FIN acked to come */
+	PRE_ZERO_WND,		/* established, the peer's window 0 */
+};
 
 static void conn_init(struct conn *c, const u8 *pre)
 {
 	unsigned int st = pre[0] & 7, proto = pre[1] % NPROTOS;
-	bool zero_wnd = st >= ST_CLOSING;
 
 	memset(c, 0, sizeof(*c));
 	irn_dcqcn = !!(pre[0] & 0x10);
@@ -866,6 +1085,7 @@ static void conn_init(struct conn *c, const u8 *pre)
 	c->irs = 0x20000000;
 	c->base = (u32)pre[9] << 24 | (u32)pre[10] << 16 | pre[11] << 8 | pre[12];
 	c->rbase = c->base ^ 0x80000000;
+	c->clock = c->base >> 29;
 	c->now = 1000 * MS;
 	c->ops = protos[proto].ops;
 	c->signals = TONIC_SIG_ACK | pre[3] | *protos[proto].signals;
@@ -880,32 +1100,31 @@ static void conn_init(struct conn *c, const u8 *pre)
 	tonic_rcv_init(&c->rcv, c->rbase);
 	c->rcv_low = c->rbase;
 	tonic_rcv_init(&c->peer, c->base);
-	c->peer_wnd = zero_wnd ? 0 : c->window;
+	c->peer_wnd = st == PRE_ZERO_WND ? 0 : c->window;
 	c->peer_edge = c->base + c->peer_wnd;
 
-	if (pre[0] & 8)
-		st = ST_LISTEN;
-	switch (st) {
-	case ST_LISTEN:
-	case ST_SYN_SENT:
-		c->state = st;
-		break;
-	case ST_SYN_RECV:
-		c->state = ST_SYN_RECV;
-		break;
-	default:
-		c->state = ST_ESTABLISHED;
+	if (pre[0] & 8) {
+		c->state = TCP_LISTEN;
+		c->cookies = pre[0] & 0x80;
+	} else if (st == PRE_SYN_SENT) {
+		c->state = TCP_SYN_SENT;
+	} else if (st == PRE_SYN_RECV) {
+		c->state = TCP_SYN_RECV;
+		c->req = true;
+	} else {
+		c->state = TCP_ESTABLISHED;
 		flow_start(c);
-		break;
 	}
 	c->snd_end = c->base;
-	if (c->state == ST_ESTABLISHED)
+	if (c->state == TCP_ESTABLISHED)
 		app_write(c, pre[7], pre[8]);
 	else
 		c->snd_end += pre[7];	/* queued behind the handshake */
-	if (st == ST_CLOSE_WAIT || st == ST_LAST_ACK)
+	if (c->state != TCP_ESTABLISHED)
+		return;
+	if (st == PRE_CLOSE_WAIT || st == PRE_LAST_ACK)
 		fin_rcv(c, c->rcv.rcv_nxt);
-	if (st == ST_FIN_WAIT1 || st == ST_LAST_ACK || st == ST_FIN_WAIT2)
+	if (st == PRE_FIN_WAIT1 || st == PRE_LAST_ACK || st == PRE_FIN_WAIT2)
 		app_close(c);
 }
 
@@ -920,20 +1139,18 @@ static void conn_init(struct conn *c, const u8 *pre)
  */
 static void summary(const struct conn *c);
 
-static void summary(const struct conn *c);
-
 static void drain(struct conn *c)
 {
 	int r;
 
-	if (c->forged_sack || c->state == ST_CLOSED || !c->eng ||
+	if (c->forged_sack || c->state == TCP_CLOSE || !c->eng ||
 	    !can_send_data(c))
 		return;
 	/* Each round delivers what was emitted, or else waits for the
 	 * engine's next deadline: at worst one segment a round (K = 1, or a
 	 * recovery that resends one segment per timeout).
 	 */
-	for (r = 0; r < 4 * MAX_SEGS + 1000 && c->state != ST_CLOSED; r++) {
+	for (r = 0; r < 4 * MAX_SEGS + 1000 && c->state != TCP_CLOSE; r++) {
 		u64 t;
 
 		if (c->snd_una == c->snd_end && (!c->fin_queued || c->fin_acked))
@@ -952,7 +1169,7 @@ static void drain(struct conn *c)
 		}
 		check_all(c);
 	}
-	if (c->state == ST_CLOSED)
+	if (c->state == TCP_CLOSE)
 		return;
 	if (c->snd_una != c->snd_end || (c->fin_queued && !c->fin_acked))
 		summary(c);
@@ -971,9 +1188,10 @@ static void summary(const struct conn *c)
 
 	if (c->eng)
 		tonic_engine_stats(c->eng, &est);
-	fprintf(stderr, "fuzz_pkt: state %d C %u K %u sent %u/%u acked %u fin %d/%d "
+	fprintf(stderr, "fuzz_pkt: state %d (TCP_*) C %u K %u sent %u/%u acked %u fin %d/%d "
 		"| received %llu peer_fin %d | peer got %u forged %d | engine segs %llu rtx %llu "
-		"timeouts %llu bad %llu\n", c->state, c->seg_size, c->window,
+		"timeouts %llu bad %llu | challenges %u resets %u refused %u\n",
+		c->state, c->seg_size, c->window,
 		c->sent_any ? c->sent_hi - c->base : 0, c->snd_end - c->base,
 		c->snd_una - c->base, c->fin_sent, c->fin_acked,
 		(unsigned long long)c->rcv.delivered, c->peer_fin,
@@ -981,7 +1199,8 @@ static void summary(const struct conn *c)
 		(unsigned long long)est.segs_sent,
 		(unsigned long long)est.segs_rtx,
 		(unsigned long long)est.timeouts,
-		(unsigned long long)est.ctrl_bad);
+		(unsigned long long)est.ctrl_bad, c->challenges, c->resets,
+		c->refused);
 	if (c->eng) {
 		struct tonic_flow_stats fs;
 
@@ -1013,15 +1232,16 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	/*
 	 * Operations: one byte; its low two bits say what.
 	 *   0 packet: bits 2-7 ms to wait first (0-63); then one byte of
-	 *     flags (bit 0: raw, the engine gets the fields unclamped;
-	 *     bit 1: CE; bit 2: no receive memory), one byte of length,
-	 *     and that many bytes from the Tonic header on
+	 *     flags (bit 0: raw, an ACK goes to the engine unclamped;
+	 *     bit 1: CE; bit 2: no receive memory; bit 3: not the packet
+	 *     but an ICMP error quoting it, the seq of its bytes 8-11), one
+	 *     byte of length, and that many bytes from the Tonic header on
 	 *   1 time: bits 2-7 x 10 ms pass; timers run
 	 *   2 application: bits 2-7 = 63: close(); else write that many
 	 *     segments, the next byte the short last one's length
 	 *   3 loopback: bits 2-7 the loss pattern (see loopback())
 	 */
-	while (i < size && c.state != ST_CLOSED) {
+	while (i < size && c.state != TCP_CLOSE) {
 		u8 op = data[i++], arg = op >> 2;
 
 		switch (op & 3) {
@@ -1035,7 +1255,11 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 			if (len > size - i)
 				len = size - i;
 			timers(&c, arg * MS);
-			if (c.state != ST_CLOSED)
+			if (c.state != TCP_CLOSE && (fl & 8) && len >= 12)
+				icmp_in(&c, (u32)data[i + 8] << 24 |
+					(u32)data[i + 9] << 16 |
+					(u32)data[i + 10] << 8 | data[i + 11]);
+			else if (c.state != TCP_CLOSE)
 				pkt_inject(&c, data + i, len, fl & 1, fl & 2,
 					   fl & 4);
 			i += len;
@@ -1050,8 +1274,8 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 			} else {
 				u8 sl = i < size ? data[i++] : 0;
 
-				if (c.state != ST_SYN_SENT && c.state != ST_SYN_RECV &&
-				    c.state != ST_LISTEN)
+				if (c.state != TCP_SYN_SENT && c.state != TCP_SYN_RECV &&
+				    c.state != TCP_LISTEN)
 					app_write(&c, arg, sl);
 			}
 			break;

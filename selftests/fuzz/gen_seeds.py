@@ -30,6 +30,19 @@ SIG_ACK, SIG_NACK, SIG_ECE, SIG_CNP, SIG_GRANT = 1, 2, 4, 8, 16
 
 
 IRN_DCQCN, RACK_NO_TLP, DCQCN_SMALL_BC = 0x10, 0x20, 0x40   # program knobs
+COOKIES = 0x80            # a listener answering with SYN cookies
+SIG_KNOWN = SIG_ACK | SIG_NACK | SIG_ECE | SIG_CNP | SIG_GRANT
+COOKIE_SEGS = [64, 256, 536, 1024, 1204, 1424, 1444, 8900]
+
+
+def cookie(irs, seg, win, sig, minute=0):
+    """The ISN fuzz_pkt's listener answers a SYN with (cookie.c with the
+    harness's cookie_hash()): C, K and the signals already negotiated."""
+    i = max(j for j, c in enumerate(COOKIE_SEGS) if c <= seg or j == 0)
+    log = win.bit_length() - 1
+    data = i | log << 3 | ((sig & SIG_KNOWN | SIG_ACK) >> 1) << 7
+    h = ((irs * 0x9e3779b1) ^ (minute * 0x85ebca6b)) & 0xffffffff
+    return (minute << 29 | ((h + data) & ((1 << 29) - 1))) & 0xffffffff
 
 
 def preamble(state='established', proto='builtin', logk=4, signals=0,
@@ -49,8 +62,8 @@ def pkt(kind, seq=0, ack=0, sack=0, flags=0, wnd=16, grant=0, payload=b'',
     return hdr + payload
 
 
-def op_pkt(p, wait_ms=0, raw=False, ce=False, nomem=False):
-    fl = int(raw) | int(ce) << 1 | int(nomem) << 2
+def op_pkt(p, wait_ms=0, raw=False, ce=False, nomem=False, icmp=False):
+    fl = int(raw) | int(ce) << 1 | int(nomem) << 2 | int(icmp) << 3
     return bytes([wait_ms << 2, fl, len(p)]) + p
 
 
@@ -78,7 +91,7 @@ def ack(rel, sack_rel=None, flags=0, wnd=16, grant=0):
                grant=grant)
 
 
-def data(rel, ack_rel=0, n=40, flags=0):
+def data(rel, ack_rel=0, n=100, flags=0):
     """A data segment from the peer, @rel relative to its first."""
     return pkt('data', seq=IRS + 1 + rel, ack=ISS + 1 + ack_rel, flags=flags,
                payload=bytes([0x61 + rel % 26]) * n)
@@ -124,11 +137,12 @@ def seeds():
         op_pkt(ack(0)) + op_write(4) + transfer()
     s['syn-recv'] = preamble('syn_recv', segs=4) + op_pkt(ack(0)) + \
         op_write(4) + transfer()
-    s['recv-data'] = preamble() + b''.join(
+    s['recv-data'] = preamble(seg=100) + b''.join(
         op_pkt(data(i)) for i in (0, 1, 3, 2, 2, 5, 4)) + op_time(1) + \
         op_pkt(pkt('fin', seq=IRS + 1 + 6, ack=ISS + 1)) + op_pkt(
             pkt('probe', seq=IRS + 1, ack=ISS + 1))
-    s['recv-ce-nomem'] = preamble(signals=SIG_ACK | SIG_ECE | SIG_CNP) + \
+    s['recv-ce-nomem'] = preamble(seg=100,
+                                  signals=SIG_ACK | SIG_ECE | SIG_CNP) + \
         op_pkt(data(0), ce=True) + op_pkt(data(1), nomem=True) + \
         op_pkt(data(1), ce=True)
     s['close-wait'] = preamble('close_wait', segs=5) + transfer()
@@ -151,6 +165,49 @@ def seeds():
     s['wrap'] = preamble(segs=40, logk=5, base=0xfffffff0) + transfer(0b010)
     s['subseg'] = preamble(segs=1, short=10) + op_loop() + op_write(3, 20) + \
         op_loop() + op_time(1) + op_loop() + op_write(2) + transfer()
+    # RFC 5961 and the other acceptance checks (kmod/engine/accept.c)
+    s['rst-challenge'] = preamble(segs=4) + op_loop() + op_pkt(
+        pkt('rst', seq=IRS + 1 + 5)) + op_pkt(
+        pkt('rst', seq=IRS + 1 + 1000)) + transfer()
+    s['syn-challenge'] = preamble(segs=4) + op_loop() + op_pkt(
+        pkt('syn', seq=IRS + 77, synopt=(1000, 16, SIG_ACK, 'reno'))) + \
+        transfer()
+    s['ack-old-new'] = preamble(segs=20, logk=3) + transfer()[:-4] + \
+        op_pkt(ack(5)) + op_pkt(ack(30)) + op_pkt(ack(-100000)) + \
+        op_write(3) + transfer()
+    s['req-rst'] = preamble('syn_recv', segs=2) + op_pkt(
+        pkt('rst', seq=IRS + 1, ack=ISS + 1))
+    s['req-rst-blind'] = preamble('syn_recv', segs=2) + op_pkt(
+        pkt('rst', seq=ISS + 1, ack=IRS + 1)) + op_pkt(
+        ack(0, wnd=16)) + op_pkt(pkt('ack', seq=IRS + 400, ack=ISS + 1)) + \
+        transfer()
+    s['icmp-syn-sent'] = preamble('syn_sent', segs=2) + op_pkt(
+        pkt('syn', seq=ISS, synopt=(1000, 16, SIG_ACK, '')), icmp=True)
+    s['icmp-blind'] = preamble(segs=8) + op_loop(0b000111) + op_pkt(
+        pkt('data', seq=ISS + 1 + 200, payload=b'x'), icmp=True) + op_pkt(
+        pkt('data', seq=ISS + 1 + 1, payload=b'x'), icmp=True) + transfer()
+    s['len-dup'] = preamble(seg=100) + op_pkt(data(0)) + op_pkt(
+        data(0, n=50)) + op_pkt(data(2, n=40)) + op_pkt(data(3)) + op_pkt(
+        data(1)) + op_pkt(data(2, n=40)) + op_pkt(data(2, n=41)) + \
+        op_pkt(data(4, n=101))
+    s['fin-repeat'] = preamble(segs=2) + op_pkt(
+        pkt('fin', seq=IRS + 1, ack=ISS + 1)) + op_pkt(
+        pkt('fin', seq=IRS + 1, ack=ISS + 1)) + transfer()
+    isn = cookie(IRS, 1200, 16, SIG_KNOWN)
+    s['cookie'] = preamble('listen', segs=4, seg=1444, signals=SIG_KNOWN,
+                           knobs=COOKIES) + op_pkt(
+        pkt('syn', seq=IRS, wnd=32,
+            synopt=(1200, 32, SIG_ACK | SIG_NACK | SIG_ECE, 'rack'))) + \
+        op_pkt(pkt('ack', seq=IRS + 1, ack=isn + 1 + (1 << 12))) + \
+        op_pkt(pkt('ack', seq=IRS + 1, ack=isn + 1)) + op_write(4) + \
+        transfer()
+    s['cookie-data'] = preamble('listen', seg=1444, signals=SIG_KNOWN,
+                                knobs=COOKIES) + op_pkt(
+        pkt('syn', seq=IRS, wnd=32, synopt=(300, 8, SIG_ACK, 'reno'))) + \
+        op_time(63) + op_pkt(pkt('data', seq=IRS + 1,
+                                 ack=cookie(IRS, 300, 8, SIG_KNOWN) + 1,
+                                 payload=b'y' * 100)) + op_write(2) + \
+        transfer()
     return s
 
 

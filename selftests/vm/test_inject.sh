@@ -18,11 +18,13 @@
 # - SYN cookies: always (syncookies=2) on both families and from IPv4 to
 #   a dual-stack IPv6 listener, and a 2000-SYN
 #   flood whose SYN-ACKs go nowhere does not stop a legitimate connect.
+# - A FIN after the FIN (on path, at the server's new rcv_nxt) is
+#   dropped: the server, half-closed by the client, sends the rest.
 # - Sockets and memory return to zero.
 cd "$(dirname "$0")/../.." || exit 1
 . selftests/vm/lib.sh
 
-tap_plan 57
+tap_plan 60
 tmp=$(mktemp -d)
 BG=()
 cleanup() {
@@ -270,6 +272,55 @@ for f in 4 6 4-mapped; do
 		SyncookiesRecv=1 SyncookiesFailed=0 PassiveOpens=1
 done
 tap_check "syncookies=1 in B" ip netns exec $NS_B sysctl -qw net.tonic.syncookies=1
+
+stamp "7."
+# 7. A FIN after the FIN: the client half-closes, the server writes 100
+# bytes every 0.1 s; on path, a FIN at the server's new rcv_nxt.  Taken,
+# it would move rcv_nxt past anything the client sent, and the client
+# would drop every packet of the server (an ack for what it never sent).
+ip netns exec $NS_B python3 -c '
+import socket, sys, time
+l = socket.socket(socket.AF_INET, socket.SOCK_STREAM, 253)
+l.bind(("", 7307))
+l.listen(1)
+print("listening", flush=True)
+c, _ = l.accept()
+while c.recv(4096):
+    pass
+for i in range(30):
+    c.send(b"z" * 100)
+    time.sleep(0.1)
+c.close()
+' >"$tmp/fsrv" 2>&1 &
+BG+=($!)
+for i in $(seq 100); do grep -q listening "$tmp/fsrv" && break; sleep 0.05; done
+ip netns exec $NS_A timeout 30 $INJ fin2 4 $WIRE va $ADDR_B 7307 >"$tmp/fin2" 2>&1 &
+fpid=$!
+wait_ready "$tmp/fin2"
+snap $NS_A a
+snap $NS_B b
+out=$(ip netns exec $NS_A timeout 30 python3 -c '
+import socket, sys
+s = socket.socket(socket.AF_INET, socket.SOCK_STREAM, 253)
+s.settimeout(15)
+s.connect((sys.argv[1], 7307))
+s.shutdown(socket.SHUT_WR)
+n = 0
+try:
+    while True:
+        b = s.recv(4096)
+        if not b:
+            break
+        n += len(b)
+    print("got", n, flush=True)
+except OSError as e:
+    print("error", e, "after", n, flush=True)
+' $ADDR_B)
+wait $fpid
+[ "$out" = "got 3000" ] && grep -q '"fin": 1' "$tmp/fin2"
+tap_result $? "the half-closed client gets all 3000 bytes: $out; $(tail -n 1 "$tmp/fin2")"
+expect_d b $NS_B "the server dropped the FIN after the FIN" DropState=1 RstsIn=0
+expect_d a $NS_A "the client took every packet of the server" DropState=0
 
 stamp "end"
 srv_stop

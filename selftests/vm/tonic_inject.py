@@ -37,6 +37,11 @@ here).  Each command prints one JSON line of what it did.
       then one at exactly rcv_nxt (resets).
   tonic_inject.py flood FAM WIRE DST DPORT N PORT0
       N SYNs from ports PORT0.. (whose SYN-ACKs the test drops).
+  tonic_inject.py fin2 FAM WIRE IFACE DST DPORT
+      Against a connection to DST:DPORT that sent its FIN and receives
+      DATA from DST: once that DATA is seen, a FIN at DST's rcv_nxt (the
+      ack of its DATA, one past our FIN) with our latest ack, as an
+      on-path attacker (or a confused peer) would send a second FIN.
 """
 import json
 import random
@@ -441,6 +446,27 @@ def rst(fam, wire, iface, dst, dport):
     return 0
 
 
+def fin2(fam, wire, iface, dst, dport):
+    w = Wire(fam, wire, dst)
+    sn = Sniffer(iface, fam, wire, w.sport())
+    print('ready', flush=True)
+    d = sn.find(lambda p: p.src == dst and p.sport == dport and
+                p.type == DATA, 20)
+    if not d:
+        out({'error': 'no DATA from the peer'})
+        return 1
+    a = sn.find(lambda p: p.dst == dst and p.dport == dport and
+                p.sport == d.dport and p.type == ACK, 5)
+    if not a:
+        out({'error': 'no ACK to the peer'})
+        return 1
+    a = sn.last(lambda p: p.dst == dst and p.dport == dport and
+                p.sport == d.dport and p.type == ACK)
+    w.send(hdr(d.dport, dport, FIN, seq=d.ack, ack=a.ack))
+    out({'fin': 1})
+    return 0
+
+
 def flood(fam, wire, dst, dport, n, port0):
     w = Wire(fam, wire, dst)
     for i in range(n):
@@ -467,6 +493,8 @@ if __name__ == '__main__':
         sys.exit(syns(a[1], a[2], a[3], a[4], int(a[5]), int(a[6])))
     if cmd == 'rst':
         sys.exit(rst(a[1], a[2], a[3], a[4], int(a[5])))
+    if cmd == 'fin2':
+        sys.exit(fin2(a[1], a[2], a[3], a[4], int(a[5])))
     if cmd == 'flood':
         sys.exit(flood(a[1], a[2], a[3], int(a[4]), int(a[5]), int(a[6])))
     print(__doc__)
