@@ -589,26 +589,29 @@ static void tonic_batch_end(struct sock *sk)
 int tonic_rcv_batch(struct sock *sk, struct sk_buff *skb)
 {
 	bool whole = (1 << sk->sk_state) & TONIC_DATA_STATES;
+	struct tonic_sock *tsk = tonic_sk(sk);
 	struct sk_buff *next;
 	u32 n = 0;
 
 	/* A listener's path may answer with resets, which want routes. */
 	skb = tonic_batch_detach(skb, !whole);
-	if (!whole) {
-		skb_list_walk_safe(skb, skb, next) {
-			skb_mark_not_on_list(skb);
-			tonic_rcv(sk, skb);
-		}
-		return 0;
-	}
-	tonic_sk(sk)->rcv_batch = true;
+	tsk->rcv_batch = whole;
 	skb_list_walk_safe(skb, skb, next) {
 		skb_mark_not_on_list(skb);
+		/* The demux checked the first header, this the others. */
+		if (n++ && tonic_hdr_bad(skb)) {
+			TONIC_SK_INC_STATS(sk, TONIC_MIB_DROP_MALFORMED);
+			kfree_skb(skb);
+			continue;
+		}
 		tonic_rcv(sk, skb);	/* the state may change on the way */
-		n++;
 	}
+	if (!whole)
+		return 0;
 	tonic_batch_end(sk);
-	TONIC_SK_INC_STATS(sk, TONIC_MIB_GRO_BATCHES);
-	TONIC_SK_ADD_STATS(sk, TONIC_MIB_GRO_SEGS, n);
+	if (n) {
+		TONIC_SK_INC_STATS(sk, TONIC_MIB_GRO_BATCHES);
+		TONIC_SK_ADD_STATS(sk, TONIC_MIB_GRO_SEGS, n);
+	}
 	return 0;
 }
