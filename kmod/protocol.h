@@ -158,6 +158,11 @@ enum {
 
 #define TONIC_RING		TONIC_MAX_WINDOW	/* ring slots, power of 2 */
 
+/* The states in which a connection takes data (TCPF_* bits). */
+#define TONIC_DATA_STATES	(TCPF_ESTABLISHED | TCPF_FIN_WAIT1 | \
+				 TCPF_FIN_WAIT2 | TCPF_CLOSE_WAIT | \
+				 TCPF_LAST_ACK | TCPF_CLOSING)
+
 /**
  * struct tonic_sock - a Tonic connection
  * @icsk: inet connection sock; must be first
@@ -207,6 +212,13 @@ enum {
  * @lens: the length of each segment kept and where a short one is
  *	(engine/accept.h): a resend has the first copy's length, nothing
  *	follows a short segment
+ * @rcv_batch: a GRO batch is being taken (tonic_rcv_batch()): the ACK of
+ *	plain in-order segments and the reader's wake-up wait for its end
+ * @rcv_batch_wake: data was queued for the reader during the batch
+ * @rcv_batch_acked: @rcv_batch_ack and @rcv_batch_wnd hold the ack and
+ *	window of the batch's last datagram, already taken in
+ * @rcv_batch_ack: that ack (relative)
+ * @rcv_batch_wnd: that window
  * @fin_seg: segment number of our FIN once it is queued
  * @fin_queued: shutdown(SHUT_WR) or close(): FIN follows the data
  * @fin_sent: the FIN was sent at least once
@@ -281,6 +293,11 @@ struct tonic_sock {
 	u32 rcv_adv_edge;
 	struct sk_buff *ooo[TONIC_RING];
 	struct tonic_rcv_lens lens;
+	bool rcv_batch;
+	bool rcv_batch_wake;
+	bool rcv_batch_acked;
+	u32 rcv_batch_ack;
+	u32 rcv_batch_wnd;
 
 	/* connection end */
 	u32 fin_seg;
@@ -382,6 +399,8 @@ static inline struct tonic_request_sock *tonic_rsk(const struct request_sock *re
  * @offset: receive queue: bytes already read from this skb
  * @ce: the packet carried ECN CE
  * @udp: received: the packet came in UDP (its header pulled)
+ * @batch: received: a GRO batch of DATA datagrams of one connection, the
+ *	others on the first one's frag_list (sock/gro.c)
  */
 struct tonic_skb_cb {
 	union {
@@ -394,6 +413,7 @@ struct tonic_skb_cb {
 	u32 offset;
 	u8 ce;
 	u8 udp;
+	u8 batch;
 };
 
 #define TONIC_SKB_CB(skb) ((struct tonic_skb_cb *)&((skb)->cb[0]))
@@ -684,10 +704,18 @@ int tonic_udp6_output(struct sock *sk, struct sk_buff *skb,
 		      struct ipv6_txoptions *opt, int tclass);
 int tonic_udp6_queue_xmit(struct sock *sk, struct sk_buff *skb,
 			  struct flowi *fl);
-int tonic_v4_udp_rcv(struct sk_buff *skb);
+int tonic_v4_udp_rcv(struct sk_buff *skb, bool batch);
 int tonic_v4_udp_err(struct sk_buff *skb, u32 info, int offset);
-int tonic_v6_udp_rcv(struct sk_buff *skb);
+int tonic_v6_udp_rcv(struct sk_buff *skb, bool batch);
 int tonic_v6_udp_err(struct sk_buff *skb, u32 info, int offset);
+
+/* sock/gro.c: GRO on the UDP wire */
+struct sk_buff *tonic_gro_receive(struct sock *usk, struct list_head *head,
+				  struct sk_buff *skb);
+int tonic_gro_complete(struct sock *usk, struct sk_buff *skb, int nhoff);
+u32 tonic_batch_len(struct sk_buff *skb);
+struct sk_buff *tonic_batch_detach(struct sk_buff *skb, bool dst);
+int tonic_rcv_batch(struct sock *sk, struct sk_buff *skb);
 
 /* sock/ipv4.c / sock/ipv6.c */
 int tonic_ipv4_init(void);

@@ -58,3 +58,5 @@ TONIC_MIB(SYNCOOKIES_RECV, SyncookiesRecv)	/* valid SYN cookies received */
 TONIC_MIB(SYNCOOKIES_FAILED, SyncookiesFailed)	/* invalid SYN cookies received */
 TONIC_MIB(GSO_PACKETS, GsoPackets)		/* UDP GSO super-packets sent (2 or more segments) */
 TONIC_MIB(GSO_SEGS, GsoSegs)			/* data segments sent inside super-packets */
+TONIC_MIB(GRO_BATCHES, GroBatches)		/* GRO batches taken by a connection (2 or more datagrams) */
+TONIC_MIB(GRO_SEGS, GroSegs)			/* datagrams inside those batches */

@@ -24,21 +24,52 @@
  * tonic_hdr_bad() - sanity-check the header of a received packet
  * @skb: packet with data at the Tonic header
  *
- * Pulls the header (and SYN options) into the linear area.
+ * Pulls the header (and SYN options) into the linear area.  Of a GRO
+ * batch, the first datagram is checked (the others when the batch is
+ * taken apart).
  *
  * Return: true if the packet is malformed.
  */
 bool tonic_hdr_bad(struct sk_buff *skb)
 {
+	u32 len = skb->len;
 	u32 hlen;
 
+	if (TONIC_SKB_CB(skb)->batch)
+		len = TONIC_HDR_LEN + skb_shinfo(skb)->gso_size;
 	if (!pskb_may_pull(skb, TONIC_HDR_LEN))
 		return true;
 	hlen = tonic_pkt_hdr_len(tonic_hdr(skb)->type);
 	if (!hlen || !pskb_may_pull(skb, hlen))
 		return true;
 	/* The byte-level checks are portable (engine/pkt.c, fuzzed). */
-	return tonic_pkt_check(tonic_hdr(skb), skb->len) != TONIC_PKT_OK;
+	return tonic_pkt_check(tonic_hdr(skb), len) != TONIC_PKT_OK;
+}
+
+/*
+ * May a GRO batch go to @sk whole?  Only to a connection taking data;
+ * anything else (no socket, a request or timewait sock, a listener, a
+ * socket filter that may trim) takes the datagrams one by one.
+ */
+static bool tonic_batch_ok(const struct sock *sk)
+{
+	return sk && sk_fullsock(sk) &&
+	       ((1 << sk->sk_state) & TONIC_DATA_STATES) &&
+	       !rcu_access_pointer(sk->sk_filter);
+}
+
+/* Demux each datagram of a batch on its own. */
+static int tonic_batch_split(struct sk_buff *skb,
+			     const struct tonic_af_ops *af)
+{
+	struct sk_buff *next;
+
+	skb = tonic_batch_detach(skb, true);
+	skb_list_walk_safe(skb, skb, next) {
+		skb_mark_not_on_list(skb);
+		tonic_demux(skb, af);
+	}
+	return 0;
 }
 
 /**
@@ -159,6 +190,11 @@ int tonic_demux(struct sk_buff *skb, const struct tonic_af_ops *af)
 
 lookup:
 	sk = af->lookup(skb, th, &refcounted);
+	if (TONIC_SKB_CB(skb)->batch && !tonic_batch_ok(sk)) {
+		if (sk && refcounted)
+			sock_gen_put(sk);
+		return tonic_batch_split(skb, af);
+	}
 	if (!sk)
 		goto no_sock;
 	if (sk->sk_state == TCP_TIME_WAIT) {

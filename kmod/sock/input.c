@@ -73,6 +73,12 @@ static void tonic_rcv_cfg(const struct sock *sk, struct tonic_rcv_cfg *cfg)
 	cfg->seg_size = tsk->seg_size;
 	cfg->policy = TONIC_RCV_SACK;
 	cfg->delack_segs = READ_ONCE(tn->delack_segs);
+	/* In a GRO batch plain in-order segments wait for its end, which
+	 * acknowledges them together (tonic_batch_end()).  delack_segs 1
+	 * still acknowledges each.
+	 */
+	if (tsk->rcv_batch && cfg->delack_segs > 1)
+		cfg->delack_segs = U8_MAX;
 	cfg->cnp_interval_ns = (u64)READ_ONCE(tn->cnp_interval_us) *
 			       NSEC_PER_USEC;
 }
@@ -108,7 +114,9 @@ static void tonic_deliver(struct sock *sk, struct sk_buff *skb, u32 newly)
 		if (!WARN_ON_ONCE(!skb))
 			tonic_queue_rcv(sk, skb);
 	}
-	if (!sock_flag(sk, SOCK_DEAD))
+	if (tsk->rcv_batch)
+		tsk->rcv_batch_wake = true;	/* one wake-up, at its end */
+	else if (!sock_flag(sk, SOCK_DEAD))
 		sk->sk_data_ready(sk);
 }
 
@@ -202,7 +210,7 @@ static void tonic_data_rcv(struct sock *sk, struct sk_buff *skb, u32 seg)
 	if (what & TONIC_RCV_SEND_ACK)
 		tonic_send_ctl(sk, TONIC_PKT_ACK, 0, ack.sack, ack.flags,
 			       ack.grant);
-	else if (what & TONIC_RCV_ARM_DELACK)
+	else if ((what & TONIC_RCV_ARM_DELACK) && !tsk->rcv_batch)
 		tonic_delack_arm(sk);
 }
 
@@ -470,7 +478,14 @@ static void tonic_rcv_conn(struct sock *sk, struct sk_buff *skb)
 			TONIC_SK_INC_STATS(sk, TONIC_MIB_DROP_MALFORMED);
 			goto drop;
 		}
-		tonic_ack_rcv(sk, ack, 0, 0, 0, wnd);
+		/* In a batch, the same ack and window again change nothing. */
+		if (!tsk->rcv_batch || !tsk->rcv_batch_acked ||
+		    ack != tsk->rcv_batch_ack || wnd != tsk->rcv_batch_wnd) {
+			tonic_ack_rcv(sk, ack, 0, 0, 0, wnd);
+			tsk->rcv_batch_acked = tsk->rcv_batch;
+			tsk->rcv_batch_ack = ack;
+			tsk->rcv_batch_wnd = wnd;
+		}
 		if (sock_flag(sk, SOCK_DEAD) &&
 		    !tonic_seg_before(seq, tsk->rcv.rcv_nxt)) {
 			/* New data for a socket nobody can read any more. */
@@ -506,6 +521,8 @@ int tonic_rcv(struct sock *sk, struct sk_buff *skb)
 {
 	bool consumed;
 
+	if (TONIC_SKB_CB(skb)->batch)
+		return tonic_rcv_batch(sk, skb);
 	switch (sk->sk_state) {
 	case TCP_LISTEN:
 		/* The backlog runs with BHs on; hashing a request or child
@@ -528,5 +545,73 @@ int tonic_rcv(struct sock *sk, struct sk_buff *skb)
 		return 0;
 	}
 	consume_skb(skb);
+	return 0;
+}
+
+/*
+ * The end of a GRO batch: one ACK for the in-order segments it left
+ * unacknowledged (or the delayed-ACK timer, if fewer than delack_segs
+ * are, as for lone segments), then one wake-up of the reader.
+ */
+static void tonic_batch_end(struct sock *sk)
+{
+	struct tonic_sock *tsk = tonic_sk(sk);
+	struct tonic_rcv_ack ack;
+
+	tsk->rcv_batch = false;
+	tsk->rcv_batch_acked = false;
+	if (tsk->rcv.pending && ((1 << sk->sk_state) & TONIC_DATA_STATES)) {
+		if (tsk->rcv.pending < READ_ONCE(tonic_sk_net(sk)->delack_segs))
+			tonic_delack_arm(sk);
+		else if (tonic_rcv_delack(&tsk->rcv, &ack))
+			tonic_send_ctl(sk, TONIC_PKT_ACK, 0, ack.sack,
+				       ack.flags, 0);
+	}
+	if (tsk->rcv_batch_wake && !sock_flag(sk, SOCK_DEAD))
+		sk->sk_data_ready(sk);
+	tsk->rcv_batch_wake = false;
+}
+
+/**
+ * tonic_rcv_batch() - receive a GRO batch of DATA datagrams (backlog_rcv)
+ * @sk: the connection, bh-locked or owned
+ * @skb: the batch (sock/gro.c), data at the first Tonic header
+ *
+ * Each datagram goes through tonic_rcv() as a lone one would, in order,
+ * with every rule that asks for an immediate ACK (out of order, hole
+ * filled, duplicate, CE, ACKREQ, NACK, grants, short segments) as it is;
+ * only the ACK that plain in-order segments would have had every
+ * delack_segs segments and the reader's wake-up are left to the batch's
+ * end, one each.
+ *
+ * Return: 0 (the skb is consumed).
+ */
+int tonic_rcv_batch(struct sock *sk, struct sk_buff *skb)
+{
+	bool whole = (1 << sk->sk_state) & TONIC_DATA_STATES;
+	struct tonic_sock *tsk = tonic_sk(sk);
+	struct sk_buff *next;
+	u32 n = 0;
+
+	/* A listener's path may answer with resets, which want routes. */
+	skb = tonic_batch_detach(skb, !whole);
+	tsk->rcv_batch = whole;
+	skb_list_walk_safe(skb, skb, next) {
+		skb_mark_not_on_list(skb);
+		/* The demux checked the first header, this the others. */
+		if (n++ && tonic_hdr_bad(skb)) {
+			TONIC_SK_INC_STATS(sk, TONIC_MIB_DROP_MALFORMED);
+			kfree_skb(skb);
+			continue;
+		}
+		tonic_rcv(sk, skb);	/* the state may change on the way */
+	}
+	if (!whole)
+		return 0;
+	tonic_batch_end(sk);
+	if (n) {
+		TONIC_SK_INC_STATS(sk, TONIC_MIB_GRO_BATCHES);
+		TONIC_SK_ADD_STATS(sk, TONIC_MIB_GRO_SEGS, n);
+	}
 	return 0;
 }

@@ -619,13 +619,15 @@ static const struct tonic_af_ops tonic_ipv6_af_ops = {
 static int tonic_v6_rcv(struct sk_buff *skb)
 {
 	TONIC_SKB_CB(skb)->udp = 0;
+	TONIC_SKB_CB(skb)->batch = 0;
 	return tonic_demux(skb, &tonic_ipv6_af_ops);
 }
 
 /* From the UDP tunnel socket, the UDP header pulled. */
-int tonic_v6_udp_rcv(struct sk_buff *skb)
+int tonic_v6_udp_rcv(struct sk_buff *skb, bool batch)
 {
 	TONIC_SKB_CB(skb)->udp = 1;
+	TONIC_SKB_CB(skb)->batch = batch;
 	return tonic_demux(skb, &tonic_ipv6_af_ops);
 }
 

@@ -12,8 +12,9 @@
  * Each namespace has one kernel UDP socket per family bound to P, with
  * encap_rcv set (as FOU's): the UDP layer has verified the datagram's
  * checksum, the UDP header is pulled and the packet goes to the Tonic
- * demux as if it had come in raw IP.  ICMP errors come back through the
- * encap_err hooks.  The sockets are opened with the namespace and when a
+ * demux as if it had come in raw IP.  Their GRO callbacks (gro.c) merge
+ * a connection's DATA datagrams into batches.  ICMP errors come back
+ * through the encap_err hooks.  The sockets are opened with the namespace and when a
  * socket connects or listens; a port that cannot be bound leaves the
  * namespace on raw IP (logged, counted in UdpFallback).
  *
@@ -113,15 +114,28 @@ void tonic_udp_set_sport(struct sock *sk)
 
 static int tonic_udp_encap_rcv(struct sock *sk, struct sk_buff *skb)
 {
+	bool batch = false;
+
 	/* udp_queue_rcv_one_skb() verified the checksum (UdpInCsumErrors). */
 	__skb_pull(skb, sizeof(struct udphdr));
 	skb_postpull_rcsum(skb, udp_hdr(skb), sizeof(struct udphdr));
 	skb_reset_transport_header(skb);
+	/* A batch of datagrams from tonic_gro_complete() (gro.c): the only
+	 * GSO skb that reaches encap_rcv with a frag_list.
+	 */
+	if (skb_is_gso(skb) && skb_has_frag_list(skb)) {
+		if (!tonic_batch_len(skb)) {
+			TONIC_INC_STATS(sock_net(sk), TONIC_MIB_DROP_MALFORMED);
+			kfree_skb(skb);
+			return 0;
+		}
+		batch = true;
+	}
 #if IS_ENABLED(CONFIG_IPV6)
 	if (sk->sk_family == AF_INET6)
-		return tonic_v6_udp_rcv(skb);
+		return tonic_v6_udp_rcv(skb, batch);
 #endif
-	return tonic_v4_udp_rcv(skb);
+	return tonic_v4_udp_rcv(skb, batch);
 }
 
 /* Any ICMP error for port P is ours; the Tonic lookup follows. */
@@ -187,6 +201,8 @@ static struct socket *tonic_udp_open(struct net *net, int family, u16 port)
 	WRITE_ONCE(udp_sk(sk)->encap_err_lookup, tonic_udp_err_lookup);
 	WRITE_ONCE(udp_sk(sk)->encap_err_rcv, tonic_udp_err_rcv);
 	WRITE_ONCE(udp_sk(sk)->encap_rcv, tonic_udp_encap_rcv);
+	WRITE_ONCE(udp_sk(sk)->gro_receive, tonic_gro_receive);
+	WRITE_ONCE(udp_sk(sk)->gro_complete, tonic_gro_complete);
 	WRITE_ONCE(udp_sk(sk)->encap_type, 1);
 	udp_tunnel_encap_enable(sk);
 	return sock;
