@@ -49,13 +49,15 @@ struct tsim_pkt {
  * @stalled: nothing was in flight and no timer armed
  * @rcv: the receiver, tonic.ko's model
  * @rcv_cfg: its settings: the protocol's signals, an ACK per packet
- * @q: packets in flight, @q_max at most
+ * @q: packets in flight
+ * @q_max: at most this many in @q
  * @nq: how many
  * @seq: insertion counter: FIFO among packets due at the same time
  * @dsack: report duplicates (TONIC_CF_DUP), as the socket layer does
- * @sent_at: if set, first-transmission times by segment (@nsegs of
- *	them): ACKs of segments sent once carry an RTT sample, as the socket
- *	layer's (Karn); @ntx counts the transmissions
+ * @sent_at: if set, first-transmission times by segment: ACKs of segments
+ *	sent once carry an RTT sample, as the socket layer's (Karn)
+ * @ntx: transmissions by segment
+ * @nsegs: entries of @sent_at and @ntx
  */
 struct tsim_link {
 	u64 now;

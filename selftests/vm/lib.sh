@@ -204,6 +204,19 @@ no_flows() {
 	done
 }
 
+# snmp NS PROTO FIELD: a /proc/net/snmp counter of namespace NS.
+snmp() {
+	ip netns exec "$1" awk -v p="$2:" -v f="$3" '
+		$1 == p && !h { for (i = 2; i <= NF; i++) n[i] = $i; h = 1; next }
+		$1 == p { for (i = 2; i <= NF; i++) if (n[i] == f) print $i }' \
+		/proc/net/snmp
+}
+
+# snmp6 NS FIELD: a /proc/net/snmp6 counter of namespace NS.
+snmp6() {
+	ip netns exec "$1" awk -v f="$2" '$1 == f { print $2 }' /proc/net/snmp6
+}
+
 # tstat NS NAME: one counter of /proc/net/tonic_stat in namespace NS.
 tstat() {
 	ip netns exec "$1" awk -v n="$2" '$1 == n { print $2 }' /proc/net/tonic_stat

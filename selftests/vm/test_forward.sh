@@ -77,18 +77,6 @@ merge_setup() {
 	ip netns exec $NS_B ethtool -K vb tso off tx-udp-segmentation off
 }
 
-# snmp NS PROTO FIELD: a /proc/net/snmp (or snmp6) counter of namespace NS.
-snmp() {
-	ip netns exec "$1" awk -v p="$2:" -v f="$3" '
-		$1 == p && !h { for (i = 2; i <= NF; i++) n[i] = $i; h = 1; next }
-		$1 == p { for (i = 2; i <= NF; i++) if (n[i] == f) print $i }' \
-		/proc/net/snmp
-}
-
-snmp6() {
-	ip netns exec "$1" awk -v f="$2" '$1 == f { print $2 }' /proc/net/snmp6
-}
-
 # dev_drops NS DEV: packets DEV in NS dropped on receive and transmit.
 dev_drops() {
 	ip -n "$1" -j -s link show "$2" |

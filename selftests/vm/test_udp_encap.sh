@@ -60,14 +60,6 @@ jf() {
 	jq -r "$2" "$tmp/$1.json"
 }
 
-# snmp NS PROTO FIELD: a /proc/net/snmp counter of namespace NS.
-snmp() {
-	ip netns exec "$1" awk -v p="$2:" -v f="$3" '
-		$1 == p && !h { for (i = 2; i <= NF; i++) n[i] = $i; h = 1; next }
-		$1 == p { for (i = 2; i <= NF; i++) if (n[i] == f) print $i }' \
-		/proc/net/snmp
-}
-
 client() {
 	ip netns exec $NS_A timeout 300 $XFER client "$@"
 }
