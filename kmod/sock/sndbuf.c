@@ -439,6 +439,8 @@ void tonic_ack_rcv(struct sock *sk, u32 ack, u32 sack, u8 flags, u32 grant,
 		if (tsk->ctl_at && !tsk->fin_sent && !tonic_probe_needed(sk))
 			tsk->ctl_at = 0;
 	}
+	if (a.old)
+		TONIC_SK_INC_STATS(sk, TONIC_MIB_ACKS_LATE);
 	if (!tsk->eng)
 		goto push;
 	cum = a.cum;

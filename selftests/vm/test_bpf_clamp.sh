@@ -37,7 +37,9 @@ tap_xfer "$out" "3 MB arrive intact under the hostile program"
 tap_check "TONIC_INFO names the program" \
 	test "$(info_field "$out" proto)" = clamped
 n=$(clamped_stat $NS_A)
-echo "# prog_clamped=$n acks_in=$(tstat $NS_A AcksIn)"
+late=$(tstat $NS_A AcksLate)
+echo "# prog_clamped=$n acks_in=$(tstat $NS_A AcksIn) late=$late"
+# A late ACK (below the cumulative ack) with no news reaches no program.
 tap_check "every ACK's oversized window was clamped and counted" \
-	test "${n:-0}" -ge "$(tstat $NS_A AcksIn)"
+	test "${n:-0}" -ge "$(($(tstat $NS_A AcksIn) - late))"
 tap_done
