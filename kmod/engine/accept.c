@@ -168,6 +168,62 @@ bool tonic_acc_sack_ok(const struct tonic_acc_view *v, u32 sack)
 	       tonic_seq_before(sack, v->snd_ann);
 }
 
+unsigned int tonic_acc_ack_events(const struct tonic_acc_view *v,
+				  const struct tonic_acc_ack *a,
+				  const struct tonic_ack_pkt *p, u32 flow_id,
+				  struct tonic_ctrl_desc *ev)
+{
+	struct tonic_ctrl_desc *e = ev;
+	unsigned int i, n;
+
+	memset(ev, 0, TONIC_ACK_EVENTS * sizeof(*ev));
+	if (p->flags & TONIC_F_SACK) {
+		e->type = TONIC_CTRL_ACK;
+		e->flags = a->old ? 0 : TONIC_CF_CUMACK;
+		e->cumack = a->cum;
+		if (p->flags & TONIC_F_DUP) {
+			/* DSACK: lets a protocol undo a spurious resend */
+			e->flags |= TONIC_CF_DUP;
+			e->sack = p->sack;
+		} else if (tonic_acc_sack_ok(v, p->sack)) {
+			e->flags |= TONIC_CF_SACK;
+			e->sack = p->sack;
+			if (p->rtt_ns) {
+				e->flags |= TONIC_CF_RTT;
+				e->rtt_ns = p->rtt_ns;
+			}
+		}
+		if ((p->flags & TONIC_F_NACK) && !a->old) {
+			e->type = TONIC_CTRL_NACK;
+			e->flags |= TONIC_CF_NACK;
+			e->nack = a->cum;
+		}
+		if (p->flags & TONIC_F_ECE)
+			e->flags |= TONIC_CF_ECE;
+		if (e->flags)
+			e++;
+	} else if (tonic_seq_before(v->snd_una, a->cum)) {
+		e->type = TONIC_CTRL_ACK;
+		e->flags = TONIC_CF_CUMACK;
+		e->cumack = a->cum;
+		e++;
+	}
+	if (p->flags & TONIC_F_CNP) {
+		e->type = TONIC_CTRL_CNP;
+		e++;
+	}
+	if (p->flags & TONIC_F_GRANT) {
+		e->type = TONIC_CTRL_GRANT;
+		e->flags = TONIC_CF_GRANT;
+		e->grant = p->grant;
+		e++;
+	}
+	n = e - ev;
+	for (i = 0; i < n; i++)
+		ev[i].flow_id = flow_id;
+	return n;
+}
+
 bool tonic_icmp_seq_ok(const struct tonic_acc_view *v, u32 iss, u32 seq)
 {
 	u32 rel = seq - (iss + 1);

@@ -25,6 +25,7 @@
 
 #include "tonic_env.h"
 #include "receiver.h"
+#include "engine.h"
 #include <linux/tonic.h>
 #include "../wire.h"
 #ifdef __KERNEL__
@@ -277,6 +278,46 @@ void tonic_acc_ack(const struct tonic_acc_view *v, u32 ack, u32 wnd,
  * Return: true if @sack is announced and not yet cumulatively acked.
  */
 bool tonic_acc_sack_ok(const struct tonic_acc_view *v, u32 sack);
+
+/* An ACK packet makes at most an ACK or NACK, a CNP and a GRANT event. */
+#define TONIC_ACK_EVENTS	3
+
+/**
+ * struct tonic_ack_pkt - what the events of an ACK packet are made of
+ * @sack: the segment it acknowledges selectively, relative to our ISN + 1
+ * @flags: the packet's TONIC_F_*
+ * @grant: its grant tokens
+ * @rtt_ns: time since @sack was sent, if it was sent once; else 0
+ */
+struct tonic_ack_pkt {
+	u32 sack;
+	u8 flags;
+	u32 grant;
+	u64 rtt_ns;
+};
+
+/**
+ * tonic_acc_ack_events() - the engine events of an accepted ACK packet
+ * @v: the connection
+ * @a: tonic_acc_ack()'s clamps of the packet's ack and window
+ * @p: the packet
+ * @flow_id: the connection's engine flow
+ * @ev: out: up to TONIC_ACK_EVENTS events, in the view's numbers
+ *
+ * A SACK packet makes an ACK event (a NACK event if it carries NACK):
+ * cumulative unless @a is old, the selective ack only if announced and
+ * not a DSACK, with @p's RTT sample, the DSACK and ECE as flags.  A late
+ * ACK keeps this news but is no duplicate ACK and no NACK (TCP does not
+ * count one either); with no news it makes no event.  A packet without
+ * SACK makes a cumulative ACK event only if it moves snd_una.  CNP and
+ * GRANT make an event each.
+ *
+ * Return: the number of events in @ev.
+ */
+unsigned int tonic_acc_ack_events(const struct tonic_acc_view *v,
+				  const struct tonic_acc_ack *a,
+				  const struct tonic_ack_pkt *p, u32 flow_id,
+				  struct tonic_ctrl_desc *ev);
 
 /**
  * tonic_icmp_seq_ok() - does an ICMP error quote a packet we have in

@@ -418,12 +418,15 @@ void tonic_ack_rcv(struct sock *sk, u32 ack, u32 sack, u8 flags, u32 grant,
 		   u32 wnd)
 {
 	struct tonic_sock *tsk = tonic_sk(sk);
-	struct tonic_ctrl_desc ev[3] = {};
+	struct tonic_ctrl_desc ev[TONIC_ACK_EVENTS];
+	u32 slot = sack & (TONIC_RING - 1);
+	struct tonic_ack_pkt p = {
+		.sack = sack, .flags = flags, .grant = grant,
+	};
 	u64 now = tonic_now();
 	struct tonic_acc_view v;
 	struct tonic_acc_ack a;
-	unsigned int n = 0;
-	u32 cum;
+	unsigned int n, i;
 
 	/* The peer is alive: window probes start counting afresh. */
 	if (!tsk->fin_sent)
@@ -443,69 +446,29 @@ void tonic_ack_rcv(struct sock *sk, u32 ack, u32 sack, u8 flags, u32 grant,
 		TONIC_SK_INC_STATS(sk, TONIC_MIB_ACKS_LATE);
 	if (!tsk->eng)
 		goto push;
-	cum = a.cum;
 
-	if (flags & TONIC_F_SACK) {
-		struct tonic_ctrl_desc *e = &ev[n++];
-		bool in_win = tonic_acc_sack_ok(&v, sack);
-
-		e->flow_id = TONIC_FLOW_ID;
-		e->type = TONIC_CTRL_ACK;
-		/* A late ACK keeps its news (SACK, DSACK, ECE) but is no
-		 * duplicate ACK and no NACK: TCP does not count one either.
-		 */
-		e->flags = a.old ? 0 : TONIC_CF_CUMACK;
-		e->cumack = cum;
-		if (in_win && !(flags & TONIC_F_DUP)) {
-			u32 slot = sack & (TONIC_RING - 1);
-
-			e->flags |= TONIC_CF_SACK;
-			e->sack = sack;
-			if (tsk->sent_at[slot] && !test_bit(slot, tsk->rtx_seen)) {
-				u64 rtt = now - tsk->sent_at[slot];
-				u32 us = div_u64(rtt, NSEC_PER_USEC);
-
-				e->flags |= TONIC_CF_RTT;
-				e->rtt_ns = rtt;
-				tsk->srtt_us = tsk->srtt_us ?
-					(tsk->srtt_us * 7 + us) / 8 : us;
-			}
-		}
-		if (flags & TONIC_F_DUP) {
-			/* DSACK: lets a protocol undo a spurious resend */
-			e->flags |= TONIC_CF_DUP;
-			e->sack = sack;
-		}
-		if ((flags & TONIC_F_NACK) && !a.old) {
-			e->type = TONIC_CTRL_NACK;
-			e->flags |= TONIC_CF_NACK;
-			e->nack = cum;
+	/* Karn: no RTT sample from a segment sent more than once. */
+	if (tsk->sent_at[slot] && !test_bit(slot, tsk->rtx_seen))
+		p.rtt_ns = now - tsk->sent_at[slot];
+	n = tonic_acc_ack_events(&v, &a, &p, TONIC_FLOW_ID, ev);
+	for (i = 0; i < n; i++) {
+		switch (ev[i].type) {
+		case TONIC_CTRL_NACK:
 			TONIC_SK_INC_STATS(sk, TONIC_MIB_NACKS_IN);
+			break;
+		case TONIC_CTRL_CNP:
+			TONIC_SK_INC_STATS(sk, TONIC_MIB_CNPS_IN);
+			break;
+		case TONIC_CTRL_GRANT:
+			TONIC_SK_INC_STATS(sk, TONIC_MIB_GRANTS_IN);
+			break;
 		}
-		if (flags & TONIC_F_ECE)
-			e->flags |= TONIC_CF_ECE;
-		if (!e->flags)
-			n--;
-	} else if (tonic_seg_before(tsk->snd_una, cum)) {
-		ev[n].flow_id = TONIC_FLOW_ID;
-		ev[n].type = TONIC_CTRL_ACK;
-		ev[n].flags = TONIC_CF_CUMACK;
-		ev[n].cumack = cum;
-		n++;
-	}
-	if (flags & TONIC_F_CNP) {
-		ev[n].flow_id = TONIC_FLOW_ID;
-		ev[n].type = TONIC_CTRL_CNP;
-		n++;
-		TONIC_SK_INC_STATS(sk, TONIC_MIB_CNPS_IN);
-	}
-	if (flags & TONIC_F_GRANT) {
-		ev[n].flow_id = TONIC_FLOW_ID;
-		ev[n].type = TONIC_CTRL_GRANT;
-		ev[n].flags = TONIC_CF_GRANT;
-		ev[n].grant = grant;
-		n++;
-		TONIC_SK_INC_STATS(sk, TONIC_MIB_GRANTS_IN);
+		if (ev[i].flags & TONIC_CF_RTT) {
+			u32 us = div_u64(ev[i].rtt_ns, NSEC_PER_USEC);
+
+			tsk->srtt_us = tsk->srtt_us ?
+				(tsk->srtt_us * 7 + us) / 8 : us;
+		}
 	}
 	if (n) {
 		tonic_engine_ctrl(tsk->eng, ev, n, now);

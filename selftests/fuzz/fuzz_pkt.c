@@ -442,18 +442,67 @@ static void push(struct conn *c)
 }
 
 /*
- * tonic_ack_rcv(): @ack and @sack in the engine's numbers.  The clamps
- * are tonic_acc_ack() and tonic_acc_sack_ok(); @raw skips them for the
- * engine's events, to hit the engine's own checks.
+ * @raw: events straight from the packet's fields, past the clamps of
+ * tonic_acc_ack() and tonic_acc_sack_ok(), to hit the engine's own checks.
+ */
+static unsigned int raw_ack_events(u32 ack, const struct tonic_ack_pkt *p,
+				   struct tonic_ctrl_desc *ev)
+{
+	struct tonic_ctrl_desc *e = ev;
+	unsigned int i, n;
+
+	memset(ev, 0, TONIC_ACK_EVENTS * sizeof(*ev));
+	e->type = TONIC_CTRL_ACK;
+	e->flags = TONIC_CF_CUMACK;
+	e->cumack = ack;
+	e->sack = p->sack;
+	if (p->flags & TONIC_F_SACK) {
+		if (p->flags & TONIC_F_DUP) {
+			e->flags |= TONIC_CF_DUP;
+		} else {
+			e->flags |= TONIC_CF_SACK;
+			if (p->rtt_ns) {
+				e->flags |= TONIC_CF_RTT;
+				e->rtt_ns = p->rtt_ns;
+			}
+		}
+		if (p->flags & TONIC_F_NACK) {
+			e->type = TONIC_CTRL_NACK;
+			e->flags |= TONIC_CF_NACK;
+			e->nack = p->sack;
+		}
+		if (p->flags & TONIC_F_ECE)
+			e->flags |= TONIC_CF_ECE;
+	}
+	e++;
+	if (p->flags & TONIC_F_CNP)
+		e++->type = TONIC_CTRL_CNP;
+	if (p->flags & TONIC_F_GRANT) {
+		e->type = TONIC_CTRL_GRANT;
+		e->flags = TONIC_CF_GRANT;
+		e++->grant = p->grant;
+	}
+	n = e - ev;
+	for (i = 0; i < n; i++)
+		ev[i].flow_id = FLOW;
+	return n;
+}
+
+/*
+ * tonic_ack_rcv(): @ack and @sack in the engine's numbers, which start
+ * at c->base; the acceptance code works relative to our ISN + 1.
  */
 static void ack_rcv(struct conn *c, u32 ack, u32 sack, u8 flags, u32 grant,
 		    u32 wnd, bool raw)
 {
-	struct tonic_ctrl_desc ev[3] = {};
+	struct tonic_ctrl_desc ev[TONIC_ACK_EVENTS];
+	u32 slot = sack & (MAX_WINDOW - 1);
+	struct tonic_ack_pkt p = {
+		.sack = sack - c->base, .flags = flags, .grant = grant,
+	};
 	struct tonic_acc_view v;
 	struct tonic_acc_ack a;
-	unsigned int n = 0;
-	u32 cum;
+	unsigned int n, i;
 
 	view(c, &v);
 	tonic_acc_ack(&v, ack - c->base, wnd, &a);
@@ -469,56 +518,26 @@ static void ack_rcv(struct conn *c, u32 ack, u32 sack, u8 flags, u32 grant,
 	}
 	if (!c->eng)
 		return;
-	cum = raw ? ack : a.cum + c->base;
-	if (flags & TONIC_F_SACK) {
-		struct tonic_ctrl_desc *e = &ev[n++];
-		bool in_win = raw || tonic_acc_sack_ok(&v, sack - c->base);
-
-		e->flow_id = FLOW;
-		e->type = TONIC_CTRL_ACK;
-		e->flags = a.old && !raw ? 0 : TONIC_CF_CUMACK;
-		e->cumack = cum;
-		if (in_win && !(flags & TONIC_F_DUP)) {
-			u32 slot = sack & (MAX_WINDOW - 1);
-
-			e->flags |= TONIC_CF_SACK;
-			e->sack = sack;
-			if (c->sent_at[slot] && !c->rtx_seen[slot]) {
-				e->flags |= TONIC_CF_RTT;
-				e->rtt_ns = c->now - c->sent_at[slot];
-			}
-		}
-		if (flags & TONIC_F_DUP) {
-			e->flags |= TONIC_CF_DUP;
-			e->sack = sack;
-		}
-		if ((flags & TONIC_F_NACK) && (raw || !a.old)) {
-			e->type = TONIC_CTRL_NACK;
-			e->flags |= TONIC_CF_NACK;
-			e->nack = raw ? sack : cum;
-		}
-		if (flags & TONIC_F_ECE)
-			e->flags |= TONIC_CF_ECE;
-		if (!e->flags)
-			n--;
-	} else if (raw || seg_before(c->snd_una, cum)) {
-		ev[n].flow_id = FLOW;
-		ev[n].type = TONIC_CTRL_ACK;
-		ev[n].flags = TONIC_CF_CUMACK;
-		ev[n].cumack = cum;
-		n++;
+	if (c->sent_at[slot] && !c->rtx_seen[slot])
+		p.rtt_ns = c->now - c->sent_at[slot];
+	if (raw) {
+		p.sack = sack;
+		n = raw_ack_events(ack, &p, ev);
+	} else {
+		n = tonic_acc_ack_events(&v, &a, &p, FLOW, ev);
 	}
-	if (flags & TONIC_F_CNP) {
-		ev[n].flow_id = FLOW;
-		ev[n].type = TONIC_CTRL_CNP;
-		n++;
-	}
-	if (flags & TONIC_F_GRANT) {
-		ev[n].flow_id = FLOW;
-		ev[n].type = TONIC_CTRL_GRANT;
-		ev[n].flags = TONIC_CF_GRANT;
-		ev[n].grant = grant;
-		n++;
+	for (i = 0; i < n && !raw; i++) {
+		struct tonic_ctrl_desc *e = &ev[i];
+
+		FUZZ_CHECK(!a.old || (!(e->flags & TONIC_CF_CUMACK) &&
+				      e->type != TONIC_CTRL_NACK),
+			   "late ack %u counted as a duplicate or a NACK", ack);
+		if (e->type == TONIC_CTRL_ACK || e->type == TONIC_CTRL_NACK)
+			e->cumack += c->base;
+		if (e->flags & TONIC_CF_NACK)
+			e->nack += c->base;
+		if (e->flags & (TONIC_CF_SACK | TONIC_CF_DUP))
+			e->sack += c->base;
 	}
 	if (n)
 		tonic_engine_ctrl(c->eng, ev, n, c->now);

@@ -4,7 +4,7 @@
  * arithmetic (kmod/engine/cookie.c), verdict by verdict, with the RFC 5961
  * examples: an RST at rcv_nxt resets, one in the window is challenged,
  * one outside it is dropped; an ack too old is challenged, one too new
- * dropped; DATA lengths; the request sock; ICMP; FIN; the handshake's
+ * dropped; the engine events of an ACK; DATA lengths; the request sock; ICMP; FIN; the handshake's
  * arithmetic (kmod/engine/negotiate.c).
  */
 #include "unit.h"
@@ -269,6 +269,64 @@ static void ack_clamp(void)
 	CHECK(!tonic_acc_sack_ok(&v, 49));
 }
 
+/* The engine events of ACK packets: head 50, tail 60. */
+static void ack_events(void)
+{
+	struct tonic_acc_view v = est();
+	struct tonic_ctrl_desc ev[TONIC_ACK_EVENTS];
+	struct tonic_ack_pkt p = {
+		.sack = 55, .flags = TONIC_F_SACK, .rtt_ns = 7000,
+	};
+	struct tonic_acc_ack a;
+
+	/* a SACK: cumulative, selective, with the RTT sample */
+	tonic_acc_ack(&v, 52, 16, &a);
+	CHECK_EQ(tonic_acc_ack_events(&v, &a, &p, 3, ev), 1);
+	CHECK_EQ(ev[0].flow_id, 3);
+	CHECK_EQ(ev[0].type, TONIC_CTRL_ACK);
+	CHECK_EQ(ev[0].flags, TONIC_CF_CUMACK | TONIC_CF_SACK | TONIC_CF_RTT);
+	CHECK_EQ(ev[0].cumack, 52);
+	CHECK_EQ(ev[0].sack, 55);
+	CHECK_EQ(ev[0].rtt_ns, 7000);
+	/* a selective ack outside [head, tail): cumulative only */
+	p.sack = 60;
+	CHECK_EQ(tonic_acc_ack_events(&v, &a, &p, 3, ev), 1);
+	CHECK_EQ(ev[0].flags, TONIC_CF_CUMACK);
+	/* a DSACK carries no RTT sample; NACK and ECE ride along */
+	p.sack = 51;
+	p.flags = TONIC_F_SACK | TONIC_F_DUP | TONIC_F_NACK | TONIC_F_ECE;
+	CHECK_EQ(tonic_acc_ack_events(&v, &a, &p, 3, ev), 1);
+	CHECK_EQ(ev[0].type, TONIC_CTRL_NACK);
+	CHECK_EQ(ev[0].flags, TONIC_CF_CUMACK | TONIC_CF_DUP | TONIC_CF_NACK |
+			      TONIC_CF_ECE);
+	CHECK_EQ(ev[0].nack, 52);
+	/* a late ACK: its SACK counts, it is no duplicate and no NACK */
+	tonic_acc_ack(&v, 45, 16, &a);
+	CHECK(a.old);
+	p.sack = 57;
+	p.flags = TONIC_F_SACK | TONIC_F_NACK;
+	CHECK_EQ(tonic_acc_ack_events(&v, &a, &p, 3, ev), 1);
+	CHECK_EQ(ev[0].type, TONIC_CTRL_ACK);
+	CHECK_EQ(ev[0].flags, TONIC_CF_SACK | TONIC_CF_RTT);
+	/* ... and with no news, no event at all */
+	p.sack = 45;
+	CHECK_EQ(tonic_acc_ack_events(&v, &a, &p, 3, ev), 0);
+	/* no SACK: an event only if the head moves; CNP and GRANT apart */
+	p.flags = TONIC_F_CNP | TONIC_F_GRANT;
+	p.grant = 1448;
+	tonic_acc_ack(&v, 50, 16, &a);
+	CHECK_EQ(tonic_acc_ack_events(&v, &a, &p, 3, ev), 2);
+	CHECK_EQ(ev[0].type, TONIC_CTRL_CNP);
+	CHECK_EQ(ev[1].type, TONIC_CTRL_GRANT);
+	CHECK_EQ(ev[1].grant, 1448);
+	CHECK_EQ(ev[1].flow_id, 3);
+	tonic_acc_ack(&v, 58, 16, &a);
+	CHECK_EQ(tonic_acc_ack_events(&v, &a, &p, 3, ev), 3);
+	CHECK_EQ(ev[0].type, TONIC_CTRL_ACK);
+	CHECK_EQ(ev[0].flags, TONIC_CF_CUMACK);
+	CHECK_EQ(ev[0].cumack, 58);
+}
+
 static void icmp(void)
 {
 	struct tonic_acc_view v = est();
@@ -483,13 +541,14 @@ static void cookies(void)
 
 int main(void)
 {
-	tap_plan(10);
+	tap_plan(11);
 	TAP_RUN(slack_and_plausible);
 	TAP_RUN(rst);
 	TAP_RUN(syn_and_ack);
 	TAP_RUN(synsent_and_req);
 	TAP_RUN(fin);
 	TAP_RUN(ack_clamp);
+	TAP_RUN(ack_events);
 	TAP_RUN(icmp);
 	TAP_RUN(lengths);
 	TAP_RUN(cookies);
