@@ -13,13 +13,15 @@
 # 5 MB with an AF_PACKET capture on vb cloning every batch), on
 # a clean path and through 1% netem loss, both with super-packets
 # dropped whole (holes between batches, resends) and with
-# net.tonic.gso_segs=1 (datagrams lost singly: holes inside batches).
+# net.tonic.gso_segs=1 (datagrams lost singly: holes inside batches);
+# with CE marks on whole super-packets, each CE datagram of a batch is
+# still echoed at once.
 # `tonic stats` shows both counters; with GRO off again they stay.
 cd "$(dirname "$0")/../.." || exit 1
 TONIC_ENCAP=udp		# GRO is the UDP wire's
 . selftests/vm/lib.sh
 
-tap_plan 48
+tap_plan 55
 tmp=$(mktemp -d)
 cleanup() {
 	ns_cleanup
@@ -158,6 +160,33 @@ tap_check "netem delay 1ms reorder 25% on va" netem $NS_A va delay 1ms reorder 2
 xfer_gro "GRO on, reordering: IPv4 20 MB, SHA-256 matches" -a $ADDR_B -p 7201 -b 20000000 -s 10
 batched "GRO on, reordering, IPv4"
 netem_clear
+
+# CE inside batches: netem marks whole super-packets CE (every datagram
+# of one), B's GRO merges them (one ECN codepoint a batch), and B must
+# still answer each CE datagram at once: with no CNP limit, one ECN echo
+# and one CNP per CE-marked DATA datagram A sent, counted after va's qdisc.
+# The sender's program asks for the echo and CNPs (built-in newreno does).
+proto=$(ip netns exec $NS_A sysctl -n net.tonic.default_protocol)
+tap_check "cnp_interval_us=0 in B, newreno in A" bash -c \
+	"ip netns exec $NS_B sysctl -qw net.tonic.cnp_interval_us=0 &&
+	 ip netns exec $NS_A build/tonic prog default newreno"
+ip netns exec $NS_A python3 selftests/vm/udp_wire.py capture va $TONIC_UDP_PORT \
+	"$tmp/ce.json" >"$tmp/ce.out" 2>&1 &
+cap=$!
+for i in $(seq 100); do grep -q ready "$tmp/ce.out" && break; sleep 0.05; done
+grep -q ready "$tmp/ce.out"; tap_result $? "an AF_PACKET capture on va"
+tap_check "netem loss 5% ecn on va" netem $NS_A va loss 5% ecn
+ece=$(tstat $NS_B EceOut) cnp=$(tstat $NS_B CnpsOut)
+xfer_gro "GRO on, CE marks: IPv4 5 MB, SHA-256 matches" -a $ADDR_B -p 7201 -b 5000000 -s 13
+batched "GRO on, CE marks, IPv4"
+ece=$(($(tstat $NS_B EceOut) - ece)) cnp=$(($(tstat $NS_B CnpsOut) - cnp))
+kill -TERM $cap; wait $cap
+read -r ce drops <<<"$(jq -r '"\(.data_ce) \(.drops)"' "$tmp/ce.json")"
+[ "$drops" = 0 ]; tap_result $? "the capture missed no frame ($drops)"
+[ "${ce:-0}" -gt 0 ] && [ "$ece" = "$ce" ] && [ "$cnp" = "$ce" ]
+tap_result $? "each CE datagram answered at once: $ce marked, $ece ECN echoes, $cnp CNPs"
+netem_clear
+ip netns exec $NS_A sysctl -qw net.tonic.default_protocol="$proto"
 
 for ns in $NS_A $NS_B; do
 	[ "$(csum_errors $ns)" = 0 ]

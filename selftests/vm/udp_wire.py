@@ -10,7 +10,10 @@
       payload), the UDP source ports seen per Tonic connection, and how
       many datagrams' UDP checksums verify (csum_ok) or not (csum_bad:
       with checksum offload on, a datagram seen before the device shows
-      only the pseudo-header sum, so this is for a veth with `tx off`).
+      only the pseudo-header sum, so this is for a veth with `tx off`),
+      and the DATA datagrams marked CE (data_ce: on the sending side,
+      after the qdisc, so marks netem set are counted), and the frames
+      the capture itself missed (drops).
       Prints "ready" once the socket is bound.
   udp_wire.py frag-needed IFACE PORT MTU [4|6]
       Wait for a Tonic DATA datagram to PORT arriving on IFACE over IPv4
@@ -28,14 +31,22 @@ import struct
 import sys
 
 ETH_P_ALL = 0x0003
+SO_RCVBUFFORCE = 33
+SOL_PACKET = 263
+PACKET_STATISTICS = 6
 HDR = 28            # struct tonichdr
 SYNOPT = 24         # struct tonic_synopt
 PROTO = 253
+DATA = 4            # TONIC_PKT_DATA
+ECN_CE = 3
 
 
-def packets(iface, stop):
+def packets(iface, stop, stats=None):
+    """Frames on IFACE until stop(); STATS gets the kernel's drop count."""
     s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW,
                       socket.htons(ETH_P_ALL))
+    # Room for a burst a slow guest's Python cannot keep up with.
+    s.setsockopt(socket.SOL_SOCKET, SO_RCVBUFFORCE, 64 << 20)
     s.bind((iface, 0))
     s.settimeout(0.2)
     print("ready", flush=True)
@@ -45,6 +56,9 @@ def packets(iface, stop):
         except socket.timeout:
             continue
         yield data
+    if stats is not None:
+        _, stats['drops'] = struct.unpack(
+            'II', s.getsockopt(SOL_PACKET, PACKET_STATISTICS, 8))
 
 
 def parse(frame):
@@ -66,6 +80,12 @@ def parse(frame):
     return None
 
 
+def ecn(fam, iph):
+    """The ECN codepoint of an IPv4 or IPv6 header."""
+    tclass = iph[1] if fam == 4 else (iph[0] & 0x0f) << 4 | iph[1] >> 4
+    return tclass & 3
+
+
 def tonic_len(th):
     """Bytes a Tonic packet should span, from its header."""
     ptype, plen = th[4], struct.unpack('!H', th[6:8])[0]
@@ -76,12 +96,13 @@ def capture(iface, port, out):
     done = []
     signal.signal(signal.SIGTERM, lambda *_: done.append(1))
     sumry = {'udp4': 0, 'udp6': 0, 'raw': 0, 'bad': 0, 'frags': 0,
-             'other_dport': 0, 'csum_ok': 0, 'csum_bad': 0, 'conns': {}}
-    for frame in packets(iface, lambda: done):
+             'other_dport': 0, 'csum_ok': 0, 'csum_bad': 0, 'data_ce': 0,
+             'conns': {}}
+    for frame in packets(iface, lambda: done, sumry):
         p = parse(frame)
         if not p:
             continue
-        fam, src, dst, proto, l4, _, frag = p
+        fam, src, dst, proto, l4, iph, frag = p
         if frag:
             sumry['frags'] += 1
             continue
@@ -101,6 +122,8 @@ def capture(iface, port, out):
         if ulen != len(l4) or len(th) < HDR or tonic_len(th) != len(th):
             sumry['bad'] += 1
             continue
+        if th[4] == DATA and ecn(fam, iph) == ECN_CE:
+            sumry['data_ce'] += 1
         tsport, tdport = struct.unpack('!HH', th[:4])
         key = '%s %s.%d > %s.%d' % (fam, src, tsport, dst, tdport)
         ports = sumry['conns'].setdefault(key, [])
