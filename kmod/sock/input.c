@@ -16,6 +16,7 @@
 #include <net/inet_connection_sock.h>
 #include <net/inet_ecn.h>
 #include <net/ip.h>
+#include <net/proto_memory.h>
 #include <net/sock.h>
 #include <net/tcp_states.h>
 
@@ -623,6 +624,13 @@ int tonic_rcv_batch(struct sock *sk, struct sk_buff *skb)
 	struct sk_buff *next;
 	u32 n = 0;
 
+	/* One reservation of receive memory for the whole batch, not one
+	 * per datagram (tonic_rmem_ok() still checks each).
+	 */
+	if (whole && !sk_under_memory_pressure(sk) &&
+	    atomic_read(&sk->sk_rmem_alloc) + (int)skb->truesize <=
+	    READ_ONCE(sk->sk_rcvbuf))
+		sk_rmem_schedule(sk, skb, skb->truesize);
 	/* A listener's path may answer with resets, which want routes. */
 	skb = tonic_batch_detach(skb, !whole);
 	tsk->rcv_batch = whole;
