@@ -61,3 +61,4 @@ TONIC_MIB(GSO_SEGS, GsoSegs)			/* data segments sent inside super-packets */
 TONIC_MIB(GRO_BATCHES, GroBatches)		/* GRO batches taken by a connection (2 or more datagrams) */
 TONIC_MIB(GRO_SEGS, GroSegs)			/* datagrams inside those batches */
 TONIC_MIB(ACKS_LATE, AcksLate)			/* ACKs below the cumulative ack: not duplicates */
+TONIC_MIB(RCV_COALESCE, RcvCoalesce)		/* in-order segments merged into the receive queue's last skb */

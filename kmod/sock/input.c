@@ -16,6 +16,7 @@
 #include <net/inet_connection_sock.h>
 #include <net/inet_ecn.h>
 #include <net/ip.h>
+#include <net/proto_memory.h>
 #include <net/sock.h>
 #include <net/tcp_states.h>
 
@@ -90,12 +91,46 @@ static bool tonic_rmem_ok(struct sock *sk, struct sk_buff *skb)
 	       sk_rmem_schedule(sk, skb, skb->truesize);
 }
 
-static void tonic_queue_rcv(struct sock *sk, struct sk_buff *skb)
+/*
+ * Append @skb's bytes to the tail of the receive queue when it can take
+ * them (as tcp_try_coalesce()): the reader then copies and frees one skb
+ * for many segments.  Only the memory the tail gains is charged (in
+ * *@charged); @skb is freed, which gives back its own charge if it was
+ * held out of order.
+ */
+static bool tonic_try_coalesce(struct sock *sk, struct sk_buff *skb,
+			       u32 *charged)
+{
+	struct sk_buff *tail = skb_peek_tail(&sk->sk_receive_queue);
+	bool stolen;
+	int delta;
+
+	if (!tail || !skb_try_coalesce(tail, skb, &stolen, &delta))
+		return false;
+	atomic_add(delta, &sk->sk_rmem_alloc);
+	sk_mem_charge(sk, delta);
+	kfree_skb_partial(skb, stolen);
+	TONIC_SK_INC_STATS(sk, TONIC_MIB_RCV_COALESCE);
+	*charged = delta;
+	return true;
+}
+
+/* Queue @skb in order; @held: it waited out of order, already charged. */
+static void tonic_queue_rcv(struct sock *sk, struct sk_buff *skb, bool held)
 {
 	struct tonic_sock *tsk = tonic_sk(sk);
+	u32 len = skb->len, charged;
 
-	__skb_queue_tail(&sk->sk_receive_queue, skb);
-	tsk->stats.bytes_received += skb->len;
+	if (!tonic_try_coalesce(sk, skb, &charged)) {
+		if (!held)
+			skb_set_owner_r(skb, sk);
+		charged = skb->truesize;
+		__skb_queue_tail(&sk->sk_receive_queue, skb);
+	}
+	/* What a segment costs the receive buffer: the window's unit. */
+	tsk->rcv_truesize = tsk->rcv_truesize ?
+			    (tsk->rcv_truesize * 7 + charged) / 8 : charged;
+	tsk->stats.bytes_received += len;
 }
 
 /* In order: queue @skb and the @newly - 1 held segments it unblocked. */
@@ -104,15 +139,14 @@ static void tonic_deliver(struct sock *sk, struct sk_buff *skb, u32 newly)
 	struct tonic_sock *tsk = tonic_sk(sk);
 	u32 seg = TONIC_SKB_CB(skb)->seg;
 
-	skb_set_owner_r(skb, sk);
-	tonic_queue_rcv(sk, skb);
+	tonic_queue_rcv(sk, skb, false);
 	while (--newly) {
 		struct sk_buff **slot = &tsk->ooo[++seg & (TONIC_RING - 1)];
 
 		skb = *slot;
 		*slot = NULL;
 		if (!WARN_ON_ONCE(!skb))
-			tonic_queue_rcv(sk, skb);
+			tonic_queue_rcv(sk, skb, true);
 	}
 	if (tsk->rcv_batch)
 		tsk->rcv_batch_wake = true;	/* one wake-up, at its end */
@@ -191,9 +225,6 @@ static void tonic_data_rcv(struct sock *sk, struct sk_buff *skb, u32 seg)
 		if (!tonic_rmem_ok(sk, skb)) {
 			in.verdict = TONIC_RCV_DROP;
 		} else {
-			tsk->rcv_truesize = tsk->rcv_truesize ?
-				(tsk->rcv_truesize * 7 + skb->truesize) / 8 :
-				skb->truesize;
 			skb_dst_drop(skb);
 			__skb_pull(skb, TONIC_HDR_LEN);
 			TONIC_SKB_CB(skb)->seg = seg;
@@ -593,6 +624,13 @@ int tonic_rcv_batch(struct sock *sk, struct sk_buff *skb)
 	struct sk_buff *next;
 	u32 n = 0;
 
+	/* One reservation of receive memory for the whole batch, not one
+	 * per datagram (tonic_rmem_ok() still checks each).
+	 */
+	if (whole && !sk_under_memory_pressure(sk) &&
+	    atomic_read(&sk->sk_rmem_alloc) + (int)skb->truesize <=
+	    READ_ONCE(sk->sk_rcvbuf))
+		sk_rmem_schedule(sk, skb, skb->truesize);
 	/* A listener's path may answer with resets, which want routes. */
 	skb = tonic_batch_detach(skb, !whole);
 	tsk->rcv_batch = whole;

@@ -23,6 +23,7 @@
  * may sleep).  All calls happen under the socket lock.
  */
 #include <linux/sched/signal.h>
+#include <net/proto_memory.h>
 #include <net/sock.h>
 #include <net/tcp.h>
 #include <net/tcp_states.h>
@@ -51,11 +52,29 @@ bool tonic_all_acked(const struct sock *sk)
 	return skb_queue_empty(&sk->sk_write_queue);
 }
 
+/* The caller reclaims the forward allocation once, after a run of frees. */
 static void tonic_free_seg(struct sock *sk, struct sk_buff *skb)
 {
 	sk_wmem_queued_add(sk, -skb->truesize);
-	sk_mem_uncharge(sk, skb->truesize);
+	if (sk_has_account(sk))
+		sk_forward_alloc_add(sk, skb->truesize);
 	__kfree_skb(skb);
+}
+
+/*
+ * Send memory for @size bytes; while the write has @ahead more to come,
+ * for up to a super-packet's worth at once, so that the protocol's
+ * memory counters are raised once per super-packet, not per segment.
+ */
+static bool tonic_wmem_schedule(struct sock *sk, int size, size_t ahead)
+{
+	if (size <= sk->sk_forward_alloc)
+		return true;
+	ahead = min_t(size_t, ahead, GSO_LEGACY_MAX_SIZE);
+	if (ahead > (size_t)size && !sk_under_memory_pressure(sk) &&
+	    sk_wmem_schedule(sk, ahead))
+		return true;
+	return sk_wmem_schedule(sk, size);
 }
 
 /**
@@ -69,6 +88,7 @@ void tonic_sndbuf_purge(struct sock *sk)
 
 	while ((skb = __skb_dequeue(&sk->sk_write_queue)) != NULL)
 		tonic_free_seg(sk, skb);
+	sk_mem_reclaim(sk);
 	memset(tsk->segs, 0, sizeof(tsk->segs));
 	tsk->ann_skb = NULL;
 	tsk->snd_ann = tsk->snd_end;
@@ -588,6 +608,33 @@ void tonic_flow_info(struct sock *sk, struct tonic_info *info)
 	info->timeouts = st.timeouts;
 }
 
+/*
+ * Copy @len bytes of @msg into @pfrag's page after its offset, for the
+ * segments to come to take without copying: one user copy (and one
+ * hardened-usercopy check) per page fragment, as TCP's per 32 KB skb
+ * fragment, rather than one per segment.
+ */
+static bool tonic_copy_ahead(struct sock *sk, struct msghdr *msg,
+			     struct page_frag *pfrag, size_t len)
+{
+	void *to = page_address(pfrag->page) + pfrag->offset;
+
+	if (sk->sk_route_caps & NETIF_F_NOCACHE_COPY)
+		return copy_from_iter_full_nocache(to, len, &msg->msg_iter);
+	return copy_from_iter_full(to, len, &msg->msg_iter);
+}
+
+/* Give back the bytes copied ahead that no segment took. */
+static void tonic_unstage(struct msghdr *msg, struct page *page,
+			  size_t *staged)
+{
+	if (!*staged)
+		return;
+	iov_iter_revert(&msg->msg_iter, *staged);
+	put_page(page);
+	*staged = 0;
+}
+
 /**
  * tonic_sndbuf_append() - copy user data to the tail of the send buffer
  * @sk: the socket, locked by the user
@@ -603,6 +650,10 @@ int tonic_sndbuf_append(struct sock *sk, struct msghdr *msg, size_t size,
 	struct tonic_sock *tsk = tonic_sk(sk);
 	u32 batch = 1, full = 0;
 	size_t copied = 0;
+	/* Bytes of the write copied ahead to @spage at @soff. */
+	size_t staged = 0;
+	struct page *spage = NULL;
+	u32 soff = 0;
 	int err = 0;
 
 	if (!tsk->eng) {
@@ -624,7 +675,8 @@ int tonic_sndbuf_append(struct sock *sk, struct msghdr *msg, size_t size,
 				      skb_peek_tail(&sk->sk_write_queue) : NULL;
 		struct page_frag *pfrag;
 		bool merge;
-		int copy, i;
+		size_t copy;
+		int i;
 
 		if (sk->sk_err || (sk->sk_shutdown & SEND_SHUTDOWN)) {
 			err = -EPIPE;
@@ -637,7 +689,8 @@ int tonic_sndbuf_append(struct sock *sk, struct msghdr *msg, size_t size,
 			skb = alloc_skb_fclone(MAX_TONIC_HEADER, sk->sk_allocation);
 			if (!skb)
 				goto wait;
-			if (!sk_wmem_schedule(sk, skb->truesize)) {
+			if (!tonic_wmem_schedule(sk, skb->truesize,
+						 skb->truesize + size - copied)) {
 				__kfree_skb(skb);
 				goto wait;
 			}
@@ -653,46 +706,69 @@ int tonic_sndbuf_append(struct sock *sk, struct msghdr *msg, size_t size,
 		}
 
 		copy = min_t(size_t, size - copied, tsk->seg_size - skb->len);
-		pfrag = sk_page_frag(sk);
-		if (!sk_page_frag_refill(sk, pfrag))
-			goto wait;
+		if (!staged) {
+			pfrag = sk_page_frag(sk);
+			if (!sk_page_frag_refill(sk, pfrag))
+				goto wait;
+			staged = min_t(size_t, size - copied,
+				       pfrag->size - pfrag->offset);
+			if (!tonic_copy_ahead(sk, msg, pfrag, staged)) {
+				staged = 0;
+				err = -EFAULT;
+				break;
+			}
+			/* Taken from the fragment at once (bytes left over
+			 * when the write stops early are just not used), the
+			 * page held until they are all in segments.
+			 */
+			spage = pfrag->page;
+			soff = pfrag->offset;
+			pfrag->offset += staged;
+			get_page(spage);
+		}
 		i = skb_shinfo(skb)->nr_frags;
-		merge = skb_can_coalesce(skb, i, pfrag->page, pfrag->offset);
+		merge = skb_can_coalesce(skb, i, spage, soff);
 		if (!merge && i >= MAX_SKB_FRAGS) {
 			/* Cannot happen with C <= 65000 and order-0 pages. */
 			err = -EMSGSIZE;
 			break;
 		}
-		copy = min_t(int, copy, pfrag->size - pfrag->offset);
-		if (!sk_wmem_schedule(sk, copy))
+		copy = min_t(size_t, copy, staged);
+		if (!tonic_wmem_schedule(sk, copy, size - copied))
 			goto wait;
 		if (copied + copy == size)
 			tsk->writing = false;
-		err = skb_copy_to_page_nocache(sk, &msg->msg_iter, skb,
-					       pfrag->page, pfrag->offset, copy);
-		if (err)
-			break;
+		skb_len_add(skb, copy);
+		sk_wmem_queued_add(sk, copy);
+		sk_mem_charge(sk, copy);
 		if (merge) {
 			skb_frag_size_add(&skb_shinfo(skb)->frags[i - 1], copy);
 		} else {
-			skb_fill_page_desc(skb, i, pfrag->page, pfrag->offset,
-					   copy);
-			page_ref_inc(pfrag->page);
+			skb_fill_page_desc(skb, i, spage, soff, copy);
+			page_ref_inc(spage);
 		}
-		pfrag->offset += copy;
+		soff += copy;
+		staged -= copy;
 		copied += copy;
+		if (!staged)
+			put_page(spage);
 		if (skb->len >= tsk->seg_size && ++full >= batch) {
 			full = 0;
 			tonic_push(sk);
 		}
 		continue;
 wait:
+		/* Waiting releases the socket: the staged bytes are copied
+		 * again after it.
+		 */
+		tonic_unstage(msg, spage, &staged);
 		set_bit(SOCK_NOSPACE, &sk->sk_socket->flags);
 		tonic_push(sk);
 		err = sk_stream_wait_memory(sk, timeo);
 		if (err)
 			break;
 	}
+	tonic_unstage(msg, spage, &staged);
 	tsk->writing = false;
 	tonic_push(sk);
 	return copied ? copied : err;
