@@ -23,12 +23,22 @@
 
 struct inet_hashinfo tonic_hashinfo;
 
-/* As sk_ehashfn(): sockets, request socks, v4-mapped by their IPv4 4-tuple */
+/* Does @sk travel as IPv6 (not IPv4, nor IPv4-mapped)? */
+static bool tonic_ehash_v6(const struct sock *sk)
+{
+#if IS_ENABLED(CONFIG_IPV6)
+	return sk->sk_family == AF_INET6 &&
+	       !ipv6_addr_v4mapped(&sk->sk_v6_daddr);
+#else
+	return false;
+#endif
+}
+
+/* As sk_ehashfn(): sockets and request socks, by their wire's 4-tuple */
 static u32 tonic_ehashfn(const struct sock *sk)
 {
 #if IS_ENABLED(CONFIG_IPV6)
-	if (sk->sk_family == AF_INET6 &&
-	    !ipv6_addr_v4mapped(&sk->sk_v6_daddr))
+	if (tonic_ehash_v6(sk))
 		return inet6_ehashfn(sock_net(sk), &sk->sk_v6_rcv_saddr,
 				     sk->sk_num, &sk->sk_v6_daddr,
 				     sk->sk_dport);
@@ -37,7 +47,11 @@ static u32 tonic_ehashfn(const struct sock *sk)
 			    sk->sk_daddr, sk->sk_dport);
 }
 
-/* Is @sk's 4-tuple (and device) already in @list?  As inet_ehash_lookup_by_sk(). */
+/*
+ * Is @sk's 4-tuple (and device) in @list already?  As
+ * inet_ehash_lookup_by_sk(), matching IPv4-mapped sockets by their IPv4
+ * addresses as __inet_check_established() does.
+ */
 static bool tonic_ehash_dup(const struct sock *sk,
 			    const struct hlist_nulls_head *list)
 {
@@ -52,15 +66,16 @@ static bool tonic_ehash_dup(const struct sock *sk,
 	sk_nulls_for_each(esk, node, list) {
 		if (esk->sk_hash != sk->sk_hash)
 			continue;
-		if (sk->sk_family == AF_INET &&
-		    inet_match(net, esk, acookie, ports, dif, dif))
-			return true;
 #if IS_ENABLED(CONFIG_IPV6)
-		if (sk->sk_family == AF_INET6 &&
-		    inet6_match(net, esk, &sk->sk_v6_daddr,
-				&sk->sk_v6_rcv_saddr, ports, dif, dif))
-			return true;
+		if (tonic_ehash_v6(sk)) {
+			if (inet6_match(net, esk, &sk->sk_v6_daddr,
+					&sk->sk_v6_rcv_saddr, ports, dif, dif))
+				return true;
+			continue;
+		}
 #endif
+		if (inet_match(net, esk, acookie, ports, dif, dif))
+			return true;
 	}
 	return false;
 }
