@@ -632,8 +632,10 @@ def bind_rules():
             for _ in range(16):
                 cs.append(mk(p))
                 cs[-1].connect((LO, 20017))
-            for i in (0, 1):
-                got[i] = accepted(ls[i], 16, 2.0)
+            end = time.monotonic() + 10
+            while len(got[0]) + len(got[1]) < 16 and time.monotonic() < end:
+                for i in (0, 1):
+                    got[i] += accepted(ls[i], 1, 0.05)
             spread = [len(g) for g in got]
             ls[0].close()
             for _ in range(4):
@@ -692,13 +694,13 @@ def tables():
             "    print(e.errno)\n")
     ns = "tonic-api2"
     try:
-        subprocess.run(["ip", "netns", "add", ns], check=True)
-        subprocess.run(["ip", "-n", ns, "link", "set", "lo", "up"], check=True)
-        out = subprocess.run(["ip", "netns", "exec", ns, "timeout", "30",
-                              "python3", "-c", prog], capture_output=True,
-                             text=True).stdout.strip()
+        r = subprocess.run(
+            ["bash", "-c", 'ip netns add %s && ip -n %s link set lo up && '
+             'ip netns exec %s timeout 30 python3 -c "$1"' % (ns, ns, ns),
+             "-", prog], capture_output=True, text=True)
+        out = (r.stdout + r.stderr).strip()
     finally:
-        subprocess.run(["ip", "netns", "del", ns])
+        subprocess.run(["ip", "netns", "del", ns], capture_output=True)
     stray = (accepted(ls, 1, 0.2), accepted(here, 1, 0.2))
     check("netns_isolated", out == str(errno.ECONNREFUSED) and
           stray == ([], []), (out, stray))
