@@ -444,7 +444,8 @@ int tonic_bind_init(void)
 
 	tonic_bind_cachep = kmem_cache_create("tonic_bind_bucket",
 					      sizeof(struct tonic_bind_bucket),
-					      0, SLAB_HWCACHE_ALIGN, NULL);
+					      0, SLAB_HWCACHE_ALIGN | SLAB_ACCOUNT,
+					      NULL);
 	if (!tonic_bind_cachep)
 		return -ENOMEM;
 	tonic_bhash = kvmalloc_array(TONIC_BHASH_SIZE, sizeof(*tonic_bhash),
