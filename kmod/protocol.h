@@ -37,10 +37,6 @@
 #include "cookie.h"
 #include "negotiate.h"
 
-#if !IS_ENABLED(CONFIG_IP_DCCP)
-#error "tonic needs CONFIG_IP_DCCP: tcp_or_dccp_get_hashinfo() ignores private hash tables without it"
-#endif
-
 /*
  * MIB counters, per netns and per CPU (kmod/ctl/mib.h lists them, with what
  * each counts), shown in /proc/net/tonic_stat and over netlink.
@@ -481,11 +477,36 @@ static inline u64 tonic_now(void)
 	return ktime_get_ns();
 }
 
-/* sock/hash.c */
+/* sock/hash.c: the listener and established tables */
 extern struct inet_hashinfo tonic_hashinfo;
-extern struct inet_timewait_death_row tonic_death_row;
 int tonic_hash_init(void);
 void tonic_hash_exit(void);
+int tonic_hash(struct sock *sk);
+void tonic_unhash(struct sock *sk);
+bool tonic_ehash_insert(struct sock *sk, struct sock *osk, bool *found_dup);
+bool tonic_ehash_nolisten(struct sock *sk, struct sock *osk, bool *found_dup);
+
+/* sock/bind.c: the port table */
+int tonic_bind_init(void);
+void tonic_bind_exit(void);
+int tonic_get_port(struct sock *sk, unsigned short snum);
+void tonic_put_port(struct sock *sk);
+int tonic_inherit_port(const struct sock *sk, struct sock *child);
+int tonic_hash_connect(struct sock *sk);
+void tonic_set_saddr(struct sock *sk, const void *saddr, int family);
+void tonic_reset_saddr(struct sock *sk);
+
+/* sock/reqsk.c: request socks, their table entries and SYN-ACK timer */
+bool tonic_reqsk_hash_add(struct sock *sk, struct request_sock *req);
+bool tonic_reqsk_drop(struct sock *sk, struct request_sock *req);
+void tonic_reqsk_drop_and_put(struct sock *sk, struct request_sock *req);
+struct sock *tonic_complete_hashdance(struct sock *child,
+				      struct request_sock *req, bool own_req);
+
+/* sock/isn.c: initial sequence numbers */
+u32 tonic_isn4(__be32 saddr, __be32 daddr, __be16 sport, __be16 dport);
+u32 tonic_isn6(const struct in6_addr *saddr, const struct in6_addr *daddr,
+	       __be16 sport, __be16 dport);
 
 /* sock/socket.c: protocol-independent socket operations */
 extern struct percpu_counter tonic_sockets_allocated;

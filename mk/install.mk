@@ -82,5 +82,6 @@ compat:
 compat-boot: all
 	./scripts/compat.sh --boot
 
-UNIT_TESTS += selftests/unit/test_install.sh selftests/unit/test_deb.sh
+UNIT_TESTS += selftests/unit/test_install.sh selftests/unit/test_deb.sh \
+	selftests/unit/test_nodccp.sh
 .PHONY: print-kver print-dkms-files compat compat-boot

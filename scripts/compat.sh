@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make compat: build tonic.ko, warning-free at W=1, against the kernel the
-# tests boot and against the newest Debian kernel the archive offers
-# (bookworm-backports).  The newest one's headers are downloaded and
+# tests boot, against the newest Debian kernel the archive offers
+# (bookworm-backports) and against 6.12 without DCCP (below).  The newest one's headers are downloaded and
 # unpacked under build/compat, not installed: installing them would pull
 # in its kernel image, which the tests would then boot.  Each build runs
 # in a scratch copy of the module's sources, so the tree's tonic.ko stays
@@ -47,10 +47,44 @@ if [ -n "$newest" ] && [ ! -d "/usr/src/$newest" ]; then
 	[ -f "$hdr/Makefile" ] && kdirs+=("$hdr")
 fi
 
+# A kernel without DCCP, as upstream's from 6.16 on: the installed 6.12's
+# configuration with CONFIG_IP_DCCP off, its source (linux-source-6.12)
+# prepared under build/compat/nodccp (O=; /usr/src is not touched), and the
+# installed kernel's exports minus what DCCP exports (net/dccp/*,
+# secure_dccp*), so that modpost fails on any symbol tonic.ko would need
+# from DCCP.  About 20 s to prepare once, then a build as any other.
+nodccp=$repo/build/compat/nodccp
+src=/usr/src/linux-source-6.12
+cfg=$(printf '%s\n' /usr/src/linux-headers-6.12*-amd64 | sort -V | tail -n 1)
+if [ -f "$src/Makefile" ] && [ -f "$cfg/.config" ]; then
+	if [ ! -f "$nodccp/.prepared" ]; then
+		rm -rf "$nodccp"
+		mkdir -p "$nodccp"
+		cp "$cfg/.config" "$nodccp/.config"
+		"$src/scripts/config" --file "$nodccp/.config" -d IP_DCCP
+		awk -F'\t' '$3 !~ /^net\/dccp\// && $2 !~ /^secure_dccp/' \
+			"$cfg/Module.symvers" >"$nodccp/Module.symvers"
+		if make -s -C "$src" O="$nodccp" olddefconfig >"$nodccp/prepare.log" 2>&1 &&
+		   ! grep -q '^CONFIG_IP_DCCP=' "$nodccp/.config" &&
+		   make -s -j2 -C "$src" O="$nodccp" modules_prepare >>"$nodccp/prepare.log" 2>&1; then
+			touch "$nodccp/.prepared"
+		else
+			echo "compat: cannot prepare $src without DCCP" >&2
+			tail -n 5 "$nodccp/prepare.log" >&2
+			rc_prepare=1
+		fi
+	fi
+	[ -f "$nodccp/.prepared" ] && kdirs+=("$nodccp")
+else
+	echo "compat: no linux-source-6.12 or headers: no build without DCCP" >&2
+	rc_prepare=1
+fi
+
 files=$(make -s --no-print-directory print-dkms-files)
-rc=0
+rc=${rc_prepare:-0}
 for kdir in "${kdirs[@]}"; do
 	name=${kdir##*/linux-headers-}
+	[ "$kdir" = "$nodccp" ] && name="6.12 without CONFIG_IP_DCCP"
 	tmp=$(mktemp -d)
 	# shellcheck disable=SC2086
 	tar -cf - $files | tar -C "$tmp" -xf -

@@ -125,7 +125,7 @@ static int tonic_demux_req(struct sock **sk, struct sk_buff *skb,
 	struct sock *nsk;
 
 	if (unlikely(lsk->sk_state != TCP_LISTEN)) {
-		inet_csk_reqsk_queue_drop_and_put(lsk, req);
+		tonic_reqsk_drop_and_put(lsk, req);
 		return -EAGAIN;
 	}
 	sock_hold(lsk);
@@ -256,7 +256,7 @@ static void tonic_req_err(struct request_sock *req, u32 seq, bool abort)
 		/* Still half open: forget it quietly (accept() wants no
 		 * network errors), as TCP.
 		 */
-		inet_csk_reqsk_queue_drop(lsk, req);
+		tonic_reqsk_drop(lsk, req);
 		TONIC_INC_STATS(net, TONIC_MIB_LISTEN_DROPS);
 	}
 	reqsk_put(req);

@@ -182,7 +182,7 @@ int tonic_conn_request(struct sock *sk, struct sk_buff *skb,
 	 * peer's answer may be processed on another CPU at once.  A SYN-ACK
 	 * that cannot be sent now is retransmitted by the request timer.
 	 */
-	if (unlikely(!inet_csk_reqsk_queue_hash_add(sk, req, TCP_TIMEOUT_INIT)))
+	if (unlikely(!tonic_reqsk_hash_add(sk, req)))
 		goto drop_and_free;
 	req->rsk_ops->rtx_syn_ack(sk, req);
 	reqsk_put(req);
@@ -235,15 +235,15 @@ int tonic_child_hash(const struct sock *sk, struct sock *newsk,
 {
 	bool found_dup = false;
 
-	if (__inet_inherit_port(sk, newsk) < 0)
+	if (tonic_inherit_port(sk, newsk) < 0)
 		return -EADDRINUSE;
 	/* Without a request to replace (a SYN cookie), a socket already
 	 * hashed for the 4-tuple (made by an earlier packet of the same
 	 * handshake) wins and @newsk is destroyed, as in
 	 * tcp_v4_syn_recv_sock().
 	 */
-	*own_req = inet_ehash_nolisten(newsk, req_to_sk(req_unhash),
-				       req_unhash ? NULL : &found_dup);
+	*own_req = tonic_ehash_nolisten(newsk, req_to_sk(req_unhash),
+					req_unhash ? NULL : &found_dup);
 	return 0;
 }
 
@@ -322,7 +322,7 @@ struct sock *tonic_check_req(struct sock *sk, struct sk_buff *skb,
 		return NULL;
 	case TONIC_ACC_RESET:
 		TONIC_SK_INC_STATS(sk, TONIC_MIB_RSTS_IN);
-		inet_csk_reqsk_queue_drop(sk, req);
+		tonic_reqsk_drop(sk, req);
 		return NULL;
 	case TONIC_ACC_DROP:
 		TONIC_SK_INC_STATS(sk, TONIC_MIB_DROP_STATE);
@@ -343,7 +343,7 @@ struct sock *tonic_check_req(struct sock *sk, struct sk_buff *skb,
 		TONIC_SK_INC_STATS(sk, TONIC_MIB_PASSIVE_OPENS);
 	else
 		*stolen = true;	/* another CPU made the child first */
-	return inet_csk_complete_hashdance(sk, child, req, own_req);
+	return tonic_complete_hashdance(child, req, own_req);
 }
 
 int tonic_child_process(struct sock *parent, struct sock *child,

@@ -20,7 +20,6 @@
 #include <net/ip.h>
 #include <net/protocol.h>
 #include <net/route.h>
-#include <net/secure_seq.h>
 #include <net/sock.h>
 #include <net/tcp.h>
 #include <net/tcp_states.h>
@@ -114,22 +113,17 @@ static int tonic_v4_connect(struct sock *sk, struct sockaddr *uaddr,
 	if (!inet_opt || !inet_opt->opt.srr)
 		daddr = fl4->daddr;
 
-	if (!inet->inet_saddr) {
-		err = inet_bhash2_update_saddr(sk, &fl4->saddr, AF_INET);
-		if (err) {
-			ip_rt_put(rt);
-			return err;
-		}
-	} else {
+	if (!inet->inet_saddr)
+		tonic_set_saddr(sk, &fl4->saddr, AF_INET);
+	else
 		sk_rcv_saddr_set(sk, inet->inet_saddr);
-	}
 
 	inet->inet_dport = usin->sin_port;
 	sk_daddr_set(sk, daddr);
 	inet_csk(sk)->icsk_ext_hdr_len = inet_opt ? inet_opt->opt.optlen : 0;
 
 	tonic_set_state(sk, TCP_SYN_SENT);
-	err = inet_hash_connect(&tonic_death_row, sk);
+	err = tonic_hash_connect(sk);
 	if (err)
 		goto failure;
 
@@ -145,10 +139,8 @@ static int tonic_v4_connect(struct sock *sk, struct sockaddr *uaddr,
 	tonic_udp_set_sport(sk);
 	tonic_negotiate_syn(sk, &rt->dst);
 
-	tsk->iss = (u32)secure_dccp_sequence_number(inet->inet_saddr,
-						    inet->inet_daddr,
-						    inet->inet_sport,
-						    inet->inet_dport);
+	tsk->iss = tonic_isn4(inet->inet_saddr, inet->inet_daddr,
+			      inet->inet_sport, inet->inet_dport);
 	atomic_set(&inet->inet_id, get_random_u16());
 
 	rt = NULL;
@@ -159,7 +151,7 @@ static int tonic_v4_connect(struct sock *sk, struct sockaddr *uaddr,
 
 failure:
 	tonic_set_state(sk, TCP_CLOSE);
-	inet_bhash2_reset_saddr(sk);
+	tonic_reset_saddr(sk);
 	ip_rt_put(rt);
 	sk->sk_route_caps = 0;
 	inet->inet_dport = 0;
@@ -308,10 +300,8 @@ static void tonic_v4_init_req(struct request_sock *req, const struct sock *sk,
 
 static u32 tonic_v4_init_seq(const struct sk_buff *skb)
 {
-	return secure_dccp_sequence_number(ip_hdr(skb)->daddr,
-					   ip_hdr(skb)->saddr,
-					   tonic_hdr(skb)->dest,
-					   tonic_hdr(skb)->source);
+	return tonic_isn4(ip_hdr(skb)->daddr, ip_hdr(skb)->saddr,
+			  tonic_hdr(skb)->dest, tonic_hdr(skb)->source);
 }
 
 static struct dst_entry *tonic_v4_route_req(const struct sock *sk,
@@ -567,10 +557,11 @@ struct proto tonic_v4_prot = {
 	.recvmsg		= tonic_recvmsg,
 	.backlog_rcv		= tonic_rcv,
 	.release_cb		= tonic_release_cb,
-	.hash			= inet_hash,
-	.unhash			= inet_unhash,
+	.hash			= tonic_hash,
+	.unhash			= tonic_unhash,
 	.accept			= inet_csk_accept,
-	.get_port		= inet_csk_get_port,
+	.get_port		= tonic_get_port,
+	.put_port		= tonic_put_port,
 	.shutdown		= tonic_shutdown,
 	.destroy		= tonic_destroy_sock,
 	.no_autobind		= true,
@@ -587,7 +578,6 @@ struct proto tonic_v4_prot = {
 	.obj_size		= sizeof(struct tonic_sock),
 	.slab_flags		= SLAB_TYPESAFE_BY_RCU,
 	.rsk_prot		= &tonic_v4_rsk_ops,
-	.h.hashinfo		= &tonic_hashinfo,
 };
 
 static const struct proto_ops tonic_inet_ops = {

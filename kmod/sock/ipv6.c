@@ -26,7 +26,6 @@
 #include <net/ip6_route.h>
 #include <net/ipv6.h>
 #include <net/protocol.h>
-#include <net/secure_seq.h>
 #include <net/sock.h>
 #include <net/tcp.h>
 #include <net/tcp_states.h>
@@ -183,11 +182,7 @@ static int tonic_v6_connect(struct sock *sk, struct sockaddr *uaddr,
 	}
 	if (!saddr) {
 		saddr = &fl6.saddr;
-		err = inet_bhash2_update_saddr(sk, saddr, AF_INET6);
-		if (err) {
-			dst_release(dst);
-			goto failure;
-		}
+		tonic_set_saddr(sk, saddr, AF_INET6);
 	}
 	np->saddr = *saddr;
 	inet->inet_rcv_saddr = LOOPBACK4_IPV6;
@@ -197,17 +192,15 @@ static int tonic_v6_connect(struct sock *sk, struct sockaddr *uaddr,
 	inet->inet_dport = usin->sin6_port;
 
 	tonic_set_state(sk, TCP_SYN_SENT);
-	err = inet6_hash_connect(&tonic_death_row, sk);
+	err = tonic_hash_connect(sk);
 	if (err)
 		goto late_failure;
 
 	tonic_udp_choose(sk);
 	tonic_udp_set_sport(sk);
 	tonic_negotiate_syn(sk, dst);
-	tsk->iss = (u32)secure_dccpv6_sequence_number(np->saddr.s6_addr32,
-						      sk->sk_v6_daddr.s6_addr32,
-						      inet->inet_sport,
-						      inet->inet_dport);
+	tsk->iss = tonic_isn6(&np->saddr, &sk->sk_v6_daddr, inet->inet_sport,
+			      inet->inet_dport);
 	err = tonic_send_syn(sk);
 	if (err)
 		goto late_failure;
@@ -215,7 +208,7 @@ static int tonic_v6_connect(struct sock *sk, struct sockaddr *uaddr,
 
 late_failure:
 	tonic_set_state(sk, TCP_CLOSE);
-	inet_bhash2_reset_saddr(sk);
+	tonic_reset_saddr(sk);
 	__sk_dst_reset(sk);
 failure:
 	inet->inet_dport = 0;
@@ -375,10 +368,8 @@ static void tonic_v6_init_req(struct request_sock *req, const struct sock *sk,
 
 static u32 tonic_v6_init_seq(const struct sk_buff *skb)
 {
-	return secure_dccpv6_sequence_number(ipv6_hdr(skb)->daddr.s6_addr32,
-					     ipv6_hdr(skb)->saddr.s6_addr32,
-					     tonic_hdr(skb)->dest,
-					     tonic_hdr(skb)->source);
+	return tonic_isn6(&ipv6_hdr(skb)->daddr, &ipv6_hdr(skb)->saddr,
+			  tonic_hdr(skb)->dest, tonic_hdr(skb)->source);
 }
 
 static struct dst_entry *tonic_v6_route_req(const struct sock *sk,
@@ -711,7 +702,6 @@ static void tonic_v6_prot_init(void)
 	tonic_v6_prot.slab = NULL;
 	tonic_v6_prot.connect = tonic_v6_connect;
 	tonic_v6_prot.init = tonic_v6_init_sock;
-	tonic_v6_prot.hash = inet6_hash;
 	tonic_v6_prot.obj_size = sizeof(struct tonic6_sock);
 	tonic_v6_prot.ipv6_pinfo_offset = offsetof(struct tonic6_sock, inet6);
 	tonic_v6_prot.rsk_prot = &tonic_v6_rsk_ops;

@@ -269,7 +269,7 @@ void tonic_destroy_sock(struct sock *sk)
 	tonic_purge_ooo(sk);
 	tonic_flow_stop(sk);
 	if (inet_csk(sk)->icsk_bind_hash)
-		inet_put_port(sk);
+		tonic_put_port(sk);
 	sk_sockets_allocated_dec(sk);
 }
 
@@ -288,7 +288,7 @@ void tonic_set_state(struct sock *sk, int state)
 		sk->sk_prot->unhash(sk);
 		if (inet_csk(sk)->icsk_bind_hash &&
 		    !(sk->sk_userlocks & SOCK_BINDPORT_LOCK))
-			inet_put_port(sk);
+			tonic_put_port(sk);
 	}
 	inet_sk_set_state(sk, state);
 }
@@ -397,7 +397,7 @@ int tonic_disconnect(struct sock *sk, int flags)
 	tonic_init_conn_state(sk);
 
 	inet->inet_dport = 0;
-	inet_bhash2_reset_saddr(sk);
+	tonic_reset_saddr(sk);
 	WRITE_ONCE(sk->sk_shutdown, 0);
 	sock_reset_flag(sk, SOCK_DONE);
 	__sk_dst_reset(sk);

@@ -64,6 +64,14 @@ CHECKS = [
     "dual_connect_mapped", "dual_connect_mapped_data_both_ways",
     "dual_connect_mapped_refused", "dual_bind_mapped_takes_ipv4_only",
     "dual_bind_conflicts", "dual_mapped_reset", "dual_mapped_segment_size",
+    # the port table, each against Linux TCP (bind_rules())
+    "bind_reuseaddr_shared", "bind_reuseaddr_one_side", "bind_reuseport",
+    "bind_wildcard_specific", "bind_distinct_addresses", "bind_twice_einval",
+    "bind_dual_stack", "bind_after_child", "bind_port0_range",
+    "connect_port_range", "reuseport_group",
+    # the tables' own (tables())
+    "tcp_and_tonic_share_port", "netns_isolated", "many_conns_one_listener",
+    "ports_released",
     # SOL_TCP options, each against Linux TCP (tcp_options())
     "tcp_nodelay", "tcp_cork", "tcp_quickack", "tcp_so_keepalive",
     "tcp_keepidle", "tcp_keepintvl", "tcp_keepcnt", "tcp_user_timeout",
@@ -475,6 +483,267 @@ def dual_stack():
     check("dual_mapped_segment_size", ok, cs)
 
 
+def mk(p, fam=socket.AF_INET, reuse=0, reuseport=0, v6only=None):
+    s = socket.socket(fam, socket.SOCK_STREAM, p)
+    if reuse:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    if reuseport:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+    if v6only is not None:
+        s.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, v6only)
+    return s
+
+
+def run_ops(p, kws, ops):
+    """Sockets made by mk(p, **kw) for kw in kws, then ops (i, "bind" |
+    "listen" | "connect", address): the errno of each op in turn."""
+    ss = [mk(p, **kw) for kw in kws]
+    try:
+        out = []
+        for i, op, arg in ops:
+            f = {"bind": lambda: ss[i].bind(arg),
+                 "listen": lambda: ss[i].listen(4),
+                 "connect": lambda: ss[i].connect(arg)}[op]
+            out.append(err_of(f))
+        return out
+    finally:
+        closing(*ss)
+
+
+def sysctl(name, value=None):
+    """Read (and then set) /proc/sys/net/ipv4/name in this namespace."""
+    path = "/proc/sys/net/ipv4/" + name
+    with open(path) as f:
+        old = f.read().strip()
+    if value is not None:
+        with open(path, "w") as f:
+            f.write(value)
+    return old
+
+
+def accepted(ls, n, timeout=10.0):
+    """Up to n connections accept()ed from non-blocking ls within timeout."""
+    got = []
+    end = time.monotonic() + timeout
+    while len(got) < n and time.monotonic() < end:
+        if events(ls, select.POLLIN, 100):
+            try:
+                got.append(ls.accept()[0])
+            except BlockingIOError:
+                pass
+    return got
+
+
+def bind_rules():
+    """Tonic's own port table decides as TCP's (kmod/sock/bind.c)."""
+    R, RP, ANY = {"reuse": 1}, {"reuseport": 1}, "0.0.0.0"
+    check_same("bind_reuseaddr_shared", both(lambda p: run_ops(
+        p, [R, R], [(0, "bind", (LO, 20001)), (1, "bind", (LO, 20001)),
+                    (1, "listen", None), (0, "listen", None)])))
+    check_same("bind_reuseaddr_one_side", both(lambda p: run_ops(
+        p, [R, {}, {}], [(0, "bind", (LO, 20002)), (1, "bind", (LO, 20002)),
+                         (2, "bind", (LO, 20002))])))
+    check_same("bind_reuseport", both(lambda p: run_ops(
+        p, [RP, RP, {}, RP], [(0, "bind", (LO, 20003)), (0, "listen", None),
+                              (1, "bind", (LO, 20003)), (1, "listen", None),
+                              (2, "bind", (LO, 20003)),
+                              (3, "bind", (ANY, 20003))])))
+    check_same("bind_wildcard_specific", both(lambda p: run_ops(
+        p, [{}, {}, R, R, {}, {}],
+        [(0, "bind", (ANY, 20004)), (1, "bind", (LO, 20004)),
+         (2, "bind", (LO, 20005)), (3, "bind", (ANY, 20005)),
+         (4, "bind", (LO, 20021)), (5, "bind", (ANY, 20021))])))
+    check_same("bind_distinct_addresses", both(lambda p: run_ops(
+        p, [{}, {}, {}], [(0, "bind", (LO, 20006)),
+                          (1, "bind", ("127.0.0.2", 20006)),
+                          (0, "listen", None), (1, "listen", None),
+                          (2, "bind", (ANY, 20006))])))
+    check_same("bind_twice_einval", both(lambda p: run_ops(
+        p, [{}], [(0, "bind", (LO, 20007)), (0, "bind", (LO, 20008))])))
+    check_same("bind_dual_stack", both(lambda p: run_ops(
+        p, [{}, {"fam": V6, "v6only": 0}, {"fam": V6, "v6only": 1},
+            {"fam": V6}, {}, {}, {"fam": V6}, {"fam": V6, "v6only": 1}, {}],
+        [(0, "bind", (ANY, 20010)), (1, "bind", ("::", 20010)),
+         (2, "bind", ("::", 20010)), (3, "bind", ("::1", 20011)),
+         (4, "bind", (LO, 20011)), (5, "bind", (LO, 20012)),
+         (6, "bind", (MAPPED_LO, 20012)), (7, "bind", ("::", 20022)),
+         (8, "bind", (ANY, 20022))])))
+
+    # a child keeps its listener's port after the listener closed
+    def after_child(p):
+        out = []
+        for port, reuse in ((20013, 0), (20014, 1)):
+            ls, c, n = mk(p, reuse=reuse), mk(p), mk(p, reuse=1)
+            a = None
+            try:
+                ls.bind((LO, port))
+                ls.listen(4)
+                c.connect((LO, port))
+                a, _ = ls.accept()
+                ls.close()
+                out.append(err_of(lambda: n.bind((LO, port))))
+            finally:
+                closing(c, a, n, ls)
+        return out
+    check_same("bind_after_child", both(after_child))
+
+    # ephemeral ports: ip_local_port_range minus ip_local_reserved_ports
+    old_range = sysctl("ip_local_port_range", "40000 40009")
+    old_res = sysctl("ip_local_reserved_ports", "40000-40008")
+    try:
+        def port0(p):
+            s0, s1 = mk(p), mk(p)
+            try:
+                s0.bind((LO, 0))
+                return s0.getsockname()[1], err_of(lambda: s1.bind((LO, 0)))
+            finally:
+                closing(s0, s1)
+        check_same("bind_port0_range", both(port0))
+
+        # connect() shares its port between distinct 4-tuples
+        def connect_ports(p):
+            l1, l2 = mk(p), mk(p)
+            cs = [mk(p) for _ in range(3)] + [mk(p, reuse=1)]
+            try:
+                for ls, port in ((l1, 20015), (l2, 20016)):
+                    ls.bind((LO, port))
+                    ls.listen(4)
+                cs[0].connect((LO, 20015))
+                cs[1].connect((LO, 20016))
+                return (cs[0].getsockname()[1], cs[1].getsockname()[1],
+                        err_of(lambda: cs[2].connect((LO, 20015))),
+                        err_of(lambda: cs[3].bind((LO, 40009))))
+            finally:
+                closing(*cs, l1, l2)
+        check_same("connect_port_range", both(connect_ports))
+    finally:
+        sysctl("ip_local_reserved_ports", old_res)
+        sysctl("ip_local_port_range", old_range)
+
+    # SO_REUSEPORT listeners share the connections; a closed one none
+    def group(p):
+        ls = [mk(p, reuseport=1), mk(p, reuseport=1)]
+        cs, got = [], [[], []]
+        try:
+            for x in ls:
+                x.bind((LO, 20017))
+                x.listen(32)
+                x.setblocking(False)
+            for _ in range(16):
+                cs.append(mk(p))
+                cs[-1].connect((LO, 20017))
+            end = time.monotonic() + 10
+            while len(got[0]) + len(got[1]) < 16 and time.monotonic() < end:
+                for i in (0, 1):
+                    got[i] += accepted(ls[i], 1, 0.05)
+            spread = [len(g) for g in got]
+            ls[0].close()
+            for _ in range(4):
+                cs.append(mk(p))
+                cs[-1].connect((LO, 20017))
+            later = len(accepted(ls[1], 4))
+            return min(spread) > 0 and sum(spread) == 16, later
+        finally:
+            closing(*cs, *ls, *got[0], *got[1])
+    check_same("reuseport_group", both(group))
+
+
+def tables():
+    """What no TCP comparison shows: Tonic's tables are its own."""
+    # TCP and Tonic sockets on one port do not meet
+    def share():
+        t, n = mk(TCP), mk(P)
+        tc = nc = ta = na = None
+        try:
+            t.bind((LO, 20018))
+            t.listen(4)
+            n.bind((LO, 20018))
+            n.listen(4)
+            tc, nc = mk(TCP), mk(P)
+            tc.connect((LO, 20018))
+            nc.connect((LO, 20018))
+            ta, na = t.accept()[0], n.accept()[0]
+            return (ta.getpeername() == tc.getsockname() and
+                    na.getpeername() == nc.getsockname())
+        finally:
+            closing(t, n, tc, nc, ta, na)
+    r = try_(share)
+    check("tcp_and_tonic_share_port", r is True, r)
+
+    # another namespace: the same port binds; a port listened on only here
+    # is refused there; nothing arrives here
+    ls, here = mk(P), mk(P)
+    ls.bind((LO, 20019))
+    ls.listen(4)
+    ls.setblocking(False)
+    here.bind((LO, 20020))
+    here.listen(4)
+    here.setblocking(False)
+    prog = ("import socket\n"
+            "s = socket.socket(2, 1, 253)\n"
+            "s.bind(('127.0.0.1', 20019))\n"
+            "s.listen(1)\n"
+            "c = socket.socket(2, 1, 253)\n"
+            "c.connect(('127.0.0.1', 20019))\n"
+            "a = s.accept()[0]\n"
+            "d = socket.socket(2, 1, 253)\n"
+            "try:\n"
+            "    d.connect(('127.0.0.1', 20020))\n"
+            "    print('connected')\n"
+            "except OSError as e:\n"
+            "    print(e.errno)\n")
+    ns = "tonic-api2"
+    try:
+        r = subprocess.run(
+            ["bash", "-c", 'ip netns add %s && ip -n %s link set lo up && '
+             'ip netns exec %s timeout 30 python3 -c "$1"' % (ns, ns, ns),
+             "-", prog], capture_output=True, text=True)
+        out = (r.stdout + r.stderr).strip()
+    finally:
+        subprocess.run(["ip", "netns", "del", ns], capture_output=True)
+    stray = (accepted(ls, 1, 0.2), accepted(here, 1, 0.2))
+    check("netns_isolated", out == str(errno.ECONNREFUSED) and
+          stray == ([], []), (out, stray))
+    closing(ls, here)
+
+    # many connections to one listener: distinct ports, each carries data
+    n = 100
+    ls = listener(backlog=n)
+    cs, acc = [], []
+    try:
+        for _ in range(n):
+            cs.append(sock())
+            cs[-1].connect(ls.getsockname())
+            acc.append(ls.accept()[0])
+        for i, c in enumerate(cs):
+            c.sendall(bytes([i]))
+        data = sorted(recv_exact(a, 1)[0] for a in acc)
+        ports = {c.getsockname()[1] for c in cs}
+        check("many_conns_one_listener",
+              data == list(range(n)) and len(ports) == n,
+              (len(ports), data[:5]))
+    finally:
+        closing(*cs, *acc, ls)
+
+    # every port bound, listened on or connected from is free once closed
+    ls, c = listener(), sock()
+    c.connect(ls.getsockname())
+    a, _ = ls.accept()
+    used = [ls.getsockname()[1], c.getsockname()[1]]
+    closing(c, a, ls)
+
+    def rebind(port):
+        x = sock()
+        try:
+            return err_of(lambda: x.bind((LO, port)))
+        finally:
+            x.close()
+    # (the FINs of the closed pair are acknowledged first)
+    wait_for(lambda: not any(map(rebind, used)))
+    errs = [rebind(port) for port in used]
+    check("ports_released", errs == [0, 0], (used, errs))
+
+
 def main():
     # creation
     s = sock()
@@ -698,6 +967,8 @@ def main():
     a6.close()
     ls6.close()
     dual_stack()
+    bind_rules()
+    tables()
     tcp_options()
     if ran != len(CHECKS):
         print("ran %d of %d checks" % (ran, len(CHECKS)), flush=True)

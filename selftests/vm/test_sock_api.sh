@@ -7,7 +7,9 @@
 # half-close, resets (SO_LINGER 0, close with unread data), SO_SNDBUF/
 # SO_RCVBUF, SOL_TONIC options and their errnos, TONIC_INFO, the bounded
 # backlog, IPv6, dual stack (IPv4 peers of AF_INET6 sockets, against Linux
-# TCP) and the TCP options.  Each check is one TAP result.
+# TCP), the port table (bind rules, ephemeral ports, SO_REUSEPORT, against
+# Linux TCP; TCP and Tonic on one port, namespaces apart, many connections,
+# ports freed) and the TCP options.  Each check is one TAP result.
 cd "$(dirname "$0")/../.." || exit 1
 . selftests/vm/lib.sh
 
