@@ -26,7 +26,7 @@
 
 TONIC_PARAM_U32(sack_dupthresh, 3);	/* RFC 6675 §2 DupThresh */
 TONIC_PARAM_U32(sack_init_cwnd, 10);	/* RFC 6928 */
-TONIC_PARAM_U32(sack_ack_ratio, 0);		/* segments per ACK; 0: receiver's */
+TONIC_PARAM_U32(sack_ack_ratio, 8);		/* segments per ACK; 0: receiver's */
 
 enum { SACK_OPEN, SACK_RECOVERY, SACK_RTO_RECOVERY };
 

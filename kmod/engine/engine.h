@@ -425,7 +425,7 @@ extern const struct tonic_proto_ops tonic_newreno_ops;
  * @dupthresh: duplicate acks that trigger fast retransmit [3]
  * @init_cwnd: initial window in segments when the flow gives none [10]
  * @ack_ratio: segments per ACK asked of the receiver (struct
- *	tonic_hook_out) [8]
+ *	tonic_hook_out); 0 = the receiver's default [0]
  */
 struct tonic_newreno_params {
 	u32 dupthresh;

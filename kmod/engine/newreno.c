@@ -49,7 +49,7 @@
 struct tonic_newreno_params tonic_newreno_params = {
 	.dupthresh = 3,		/* RFC 5681 §3.2 */
 	.init_cwnd = 10,	/* RFC 6928 */
-	.ack_ratio = 8,
+	.ack_ratio = 0,		/* dupack counting: benchmarks.md, ACK ratio */
 };
 
 enum newreno_state {
