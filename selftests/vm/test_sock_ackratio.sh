@@ -12,10 +12,14 @@
 #   receiver holds up to net.tonic.delack_max (16): fewer than 2 ACKs per
 #   10 segments, and at least one per 16;
 # - delack_max=4 caps it: at least one ACK per 4 segments;
-# - a window of 4 segments (K = 4) with ratio 8: the segment that fills
-#   the window asks for its ACK, so the transfer does not wait for the
-#   delayed-ACK timer once a window (it would, 500 us per 4 segments,
-#   without it): almost no ACK is sent by that timer.
+# - the segment that fills the sender's window asks for its ACK: 20
+#   transfers of 64 KB with ratio 32, delack_max 64 and an initial window
+#   of 2 segments go through slow start's windows of 2, 4, 8 and 16
+#   segments, each smaller than the ratio; without that ACKREQ the
+#   receiver would hold each window's segments for the delayed-ACK timer
+#   (about 4 timer ACKs per transfer), with it almost none is sent by the
+#   timer.  (A window K smaller than the ratio would not show it: the
+#   reader's window updates acknowledge then.)
 cd "$(dirname "$0")/../.." || exit 1
 . selftests/vm/lib.sh
 
@@ -54,7 +58,7 @@ transfer() {
 	xfer_ok "$out" || { sed 's/^/# /' <<<"$out"; return 1; }
 }
 
-tap_plan 17
+tap_plan 18
 PERF_TMP=$(mktemp -d)
 trap cleanup EXIT
 tap_check "insmod tonic.ko" insmod "$TONIC_KO"
@@ -85,10 +89,19 @@ tap_check "ratio 8, delack_max 4: at least 1 ACK per 4 segments ($ACKS, $SEGS)" 
 	test $((ACKS * 4)) -ge "$SEGS"
 both delack_max 16
 
-transfer 2000000 -K 4
-tap_result $? "ratio 8, window 4: 2 MB intact"
-tap_check "ratio 8, window 4: the window-filling segment asks: $DELACKS of $ACKS ACKs by the timer" \
-	test $((DELACKS * 20)) -le "$ACKS" -a $((ACKS * 10)) -le $((SEGS * 3))
+tap_check "replace rack with rack_ack_ratio=32 rack_init_cwnd=2, delack_max=64" bash -c \
+	"$TONIC prog replace build/bpf/rack.bpf.o rack_ack_ratio=32 rack_init_cwnd=2 &&
+	 ip netns exec $NS_A sysctl -qw net.tonic.delack_max=64 &&
+	 ip netns exec $NS_B sysctl -qw net.tonic.delack_max=64"
+segs=0 acks=0 delacks=0 bad=0
+for i in $(seq 20); do
+	transfer 65536 >/dev/null || bad=$((bad + 1))
+	segs=$((segs + SEGS)) acks=$((acks + ACKS)) delacks=$((delacks + DELACKS))
+done
+echo "# 20 x 64 KB: receiver got $segs segments, sent $acks ACKs ($delacks by the delayed-ACK timer)"
+tap_result $bad "ratio 32, initial window 2: 20 transfers of 64 KB intact"
+tap_check "slow start's window-filling segments ask: $delacks of $acks ACKs by the timer" \
+	test "$delacks" -le 10
 tap_check "unload rack" $TONIC prog unload rack
 srv_stop
 ns_cleanup
