@@ -22,6 +22,7 @@
 
 /* RoCE's fixed retransmission timeout; 0 = the flow's. */
 TONIC_PARAM_U64(dcqcn_rto_ns, 0);
+TONIC_PARAM_U32(dcqcn_ack_ratio, 0);		/* segments per ACK; 0: receiver's */
 
 struct dcqcn_flow {
 	struct dcqcn cc;
@@ -37,6 +38,7 @@ TONIC_INIT(dcqcn, fl, user)
 	st->rto_ns = dcqcn_rto_ns ? dcqcn_rto_ns : fl->rto_ns;
 	dcqcn_cc_init(&st->cc, fl);
 	tonic_set_wnd(fl, fl->wnd_max);
+	tonic_set_ack_ratio(fl, dcqcn_ack_ratio);
 	return 0;
 }
 

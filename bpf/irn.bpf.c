@@ -31,6 +31,7 @@ TONIC_PARAM_U64(irn_rto_high_ns, 8000000ULL);	/* paper: 320 us */
 TONIC_PARAM_U32(irn_rto_n, 3);			/* N */
 TONIC_PARAM_U32(irn_bdp_segs, 110);		/* BDP-FC cap */
 TONIC_PARAM_U32(irn_dcqcn, 0);			/* 1: DCQCN rate */
+TONIC_PARAM_U32(irn_ack_ratio, 0);		/* segments per ACK; 0: receiver's */
 
 struct irn {
 	struct dcqcn cc;
@@ -56,6 +57,7 @@ TONIC_INIT(irn, fl, user)
 	tonic_set_wnd(fl, tonic_min(tonic_max(irn_bdp_segs, 1U), fl->wnd_max));
 	/* also the amount the engine arms the timer with from now on */
 	tonic_set_timer(fl, irn_rto_low_ns);
+	tonic_set_ack_ratio(fl, irn_ack_ratio);
 	return 0;
 }
 

@@ -22,6 +22,7 @@
 
 /* Retransmission timeout; 0 = the flow's (net.tonic.rto_min_ms based). */
 TONIC_PARAM_U64(ndp_rto_ns, 0);
+TONIC_PARAM_U32(ndp_ack_ratio, 0);		/* segments per ACK; 0: receiver's */
 
 struct ndp {
 	u64 rto_ns;
@@ -36,6 +37,7 @@ TONIC_INIT(ndp, fl, user)
 	st->rto_ns = ndp_rto_ns ? ndp_rto_ns : fl->rto_ns;
 	st->last_nack = fl->wnd_start - 1;
 	tonic_set_wnd(fl, fl->wnd_max);
+	tonic_set_ack_ratio(fl, ndp_ack_ratio);
 	return 0;
 }
 

@@ -32,6 +32,7 @@
 
 TONIC_PARAM_U32(newreno_dupthresh, 3);		/* RFC 5681 §3.2 */
 TONIC_PARAM_U32(newreno_init_cwnd, 10);	/* RFC 6928 */
+TONIC_PARAM_U32(newreno_ack_ratio, 0);		/* segments per ACK; 0: receiver's */
 
 enum { NRS_OPEN, NRS_FAST_RECOVERY, NRS_RTO_RECOVERY };
 
@@ -70,6 +71,7 @@ TONIC_INIT(newreno, fl, user)
 	st->ssthresh = fl->wnd_max;
 	st->recover = fl->wnd_start;
 	tonic_set_wnd(fl, tonic_min(tonic_max(w, 1U), fl->wnd_max));
+	tonic_set_ack_ratio(fl, newreno_ack_ratio);
 	return 0;
 }
 

@@ -55,6 +55,7 @@ TONIC_PARAM_U32(rack_init_cwnd, 10);		/* RFC 6928 */
 TONIC_PARAM_U32(rack_reo_persist, 16);		/* Linux tcp_rack_reo_wnd() */
 TONIC_PARAM_U32(rack_reo_mult_max, 16);		/* reo_wnd <= this * min_rtt / 4 */
 TONIC_PARAM_U32(rack_tlp, 1);			/* 0: no tail-loss probe */
+TONIC_PARAM_U32(rack_ack_ratio, 8);		/* segments per ACK; 0: receiver's */
 
 enum { RACK_OPEN, RACK_RECOVERY, RACK_RTO_RECOVERY };
 
@@ -392,6 +393,7 @@ TONIC_INIT(rack, fl, user)
 	st->rtx_fence = fl->wnd_start;
 	st->reo_mult = 1;
 	rack_set_wnd(st, fl, w);
+	tonic_set_ack_ratio(fl, rack_ack_ratio);
 	return 0;
 }
 

@@ -21,6 +21,7 @@
 
 TONIC_PARAM_U32(reno_dupthresh, 3);	/* RFC 5681 §3.2 */
 TONIC_PARAM_U32(reno_init_cwnd, 10);	/* RFC 6928 */
+TONIC_PARAM_U32(reno_ack_ratio, 0);		/* segments per ACK; 0: receiver's */
 
 enum { RENO_OPEN, RENO_FAST_RECOVERY, RENO_RTO_RECOVERY };
 
@@ -42,6 +43,7 @@ TONIC_INIT(reno, fl, user)
 	tonic_rtt_init(&st->rtt, fl);
 	st->ssthresh = fl->wnd_max;	/* "arbitrarily high" (§3.1) */
 	tonic_set_wnd(fl, tonic_min(tonic_max(w, 1U), fl->wnd_max));
+	tonic_set_ack_ratio(fl, reno_ack_ratio);
 	return 0;
 }
 

@@ -26,6 +26,7 @@
 
 TONIC_PARAM_U32(sack_dupthresh, 3);	/* RFC 6675 §2 DupThresh */
 TONIC_PARAM_U32(sack_init_cwnd, 10);	/* RFC 6928 */
+TONIC_PARAM_U32(sack_ack_ratio, 8);		/* segments per ACK; 0: receiver's */
 
 enum { SACK_OPEN, SACK_RECOVERY, SACK_RTO_RECOVERY };
 
@@ -69,6 +70,7 @@ TONIC_INIT(sack, fl, user)
 	st->ssthresh = fl->wnd_max;
 	st->recovery_point = fl->wnd_start;
 	tonic_set_wnd(fl, tonic_min(tonic_max(w, 1U), fl->wnd_max));
+	tonic_set_ack_ratio(fl, sack_ack_ratio);
 	return 0;
 }
 

@@ -230,6 +230,19 @@ static __always_inline void tonic_set_rate(struct tonic_flow_ctx *fl, u64 bps)
 	fl->out.rate_bps = bps;
 }
 
+/*
+ * Ask for an ACK every @n new segments (1..64; the engine also asks on the
+ * segment that fills the window) instead of the receiver's default
+ * (net.tonic.delack_segs, 2); 0 returns to that default.  Set it in init,
+ * change it in any hook.
+ */
+static __always_inline void tonic_set_ack_ratio(struct tonic_flow_ctx *fl,
+						u32 n)
+{
+	fl->out.flags |= TONIC_OUT_ACK_RATIO;
+	fl->out.ack_ratio = n;
+}
+
 /* (Re)arm the retransmission timer @ns from now. */
 static __always_inline void tonic_set_timer(struct tonic_flow_ctx *fl, u64 ns)
 {

@@ -82,6 +82,7 @@ struct tonic_mib {
  * @challenge_stamp: the second (jiffies / HZ) @challenge_count is for
  * @challenge_count: challenge ACKs left in that second
  * @gso_segs: most datagrams in one UDP GSO super-packet; 1 = no GSO
+ * @delack_max: @delack_segs for a sender that chose an ACK ratio
  * @udp_lock: serialises opening and closing @udp_sock4 and @udp_sock6
  * @udp_sock4: kernel UDP tunnel socket bound to @udp_bound (or NULL)
  * @udp_sock6: the same for IPv6
@@ -115,6 +116,7 @@ struct tonic_net {
 	u32 challenge_stamp;
 	u32 challenge_count;
 	int gso_segs;
+	int delack_max;
 	struct mutex udp_lock;
 	struct socket *udp_sock4;
 	struct socket *udp_sock6;
@@ -627,7 +629,7 @@ struct tonic_gso {
 	u32 last_len;
 };
 int tonic_transmit(struct sock *sk, struct sk_buff *skb);
-int tonic_xmit_seg(struct sock *sk, u32 seg, bool rtx, bool ackreq,
+int tonic_xmit_seg(struct sock *sk, u32 seg, bool rtx, u8 flags,
 		   struct tonic_gso *gso);
 
 

@@ -38,6 +38,13 @@ enum tonic_pkt_type {
 #define TONIC_F_GRANT	0x10	/* ACK: @grant carries new grant tokens */
 #define TONIC_F_DUP	0x20	/* ACK: that segment was a duplicate */
 #define TONIC_F_ACKREQ	0x40	/* DATA: acknowledge now (last of a burst) */
+/*
+ * DATA: the sender chose an ACK ratio and asks for ACKs itself (ACKREQ):
+ * hold plain in-order segments until an ACKREQ one, up to the receiver's
+ * cap (net.tonic.delack_max).  A receiver that does not know the flag
+ * acknowledges as before, only more often than asked.
+ */
+#define TONIC_F_ACKFREQ	0x80
 
 struct tonichdr {
 	__be16	source;

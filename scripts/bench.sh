@@ -34,7 +34,7 @@ ${MAKE:-make} -k all >>"$out/build.log" 2>&1 ||
 
 # The guest gets the BENCH_* settings that are set here.
 pass=()
-for v in BENCH_DURATION BENCH_REPEAT BENCH_BUDGET BENCH_PATHS BENCH_STACKS BENCH_TONIC_PROGS BENCH_PROFILE BENCH_APPS; do
+for v in BENCH_DURATION BENCH_REPEAT BENCH_BUDGET BENCH_PATHS BENCH_STACKS BENCH_TONIC_PROGS BENCH_NIC_STACKS BENCH_PROFILE BENCH_APPS; do
 	[ -n "${!v+x}" ] && pass+=("$v=${!v}")
 done
 

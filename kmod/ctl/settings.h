@@ -69,3 +69,7 @@ TONIC_SETTING(syncookies, SYNCOOKIES, 1, 0, 2)
  * per segment.  Super-packets also stop at 64 KB (IP's length field).
  */
 TONIC_SETTING(gso_segs, GSO_SEGS, 64, 1, 64)
+/* ACK at least every this many in-order full segments of a sender that
+ * chose an ACK ratio and asks for its ACKs itself (TONIC_F_ACKFREQ)
+ */
+TONIC_SETTING(delack_max, DELACK_MAX, 16, 1, 255)

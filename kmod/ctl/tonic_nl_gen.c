@@ -86,7 +86,7 @@ static const struct nla_policy tonic_prog_default_set_nl_policy[TONIC_A_PROG_NAM
 };
 
 /* TONIC_CMD_CONFIG_SET - do */
-static const struct nla_policy tonic_config_set_nl_policy[TONIC_A_CONFIG_GSO_SEGS + 1] = {
+static const struct nla_policy tonic_config_set_nl_policy[TONIC_A_CONFIG_DELACK_MAX + 1] = {
 	[TONIC_A_CONFIG_SEGMENT_SIZE] = NLA_POLICY_FULL_RANGE(NLA_U32, &tonic_a_config_segment_size_range),
 	[TONIC_A_CONFIG_WINDOW] = NLA_POLICY_RANGE(NLA_U32, 1, 256),
 	[TONIC_A_CONFIG_FLUSH_DELAY_US] = NLA_POLICY_FULL_RANGE(NLA_U32, &tonic_a_config_flush_delay_us_range),
@@ -106,6 +106,7 @@ static const struct nla_policy tonic_config_set_nl_policy[TONIC_A_CONFIG_GSO_SEG
 	[TONIC_A_CONFIG_CHALLENGE_ACK_LIMIT] = NLA_POLICY_FULL_RANGE(NLA_U32, &tonic_a_config_challenge_ack_limit_range),
 	[TONIC_A_CONFIG_SYNCOOKIES] = NLA_POLICY_RANGE(NLA_U32, 0, 2),
 	[TONIC_A_CONFIG_GSO_SEGS] = NLA_POLICY_RANGE(NLA_U32, 1, 64),
+	[TONIC_A_CONFIG_DELACK_MAX] = NLA_POLICY_RANGE(NLA_U32, 1, 255),
 };
 
 /* Ops table for tonic */
@@ -155,7 +156,7 @@ const struct genl_split_ops tonic_nl_ops[8] = {
 		.cmd		= TONIC_CMD_CONFIG_SET,
 		.doit		= tonic_nl_config_set_doit,
 		.policy		= tonic_config_set_nl_policy,
-		.maxattr	= TONIC_A_CONFIG_GSO_SEGS,
+		.maxattr	= TONIC_A_CONFIG_DELACK_MAX,
 		.flags		= GENL_UNS_ADMIN_PERM | GENL_CMD_CAP_DO,
 	},
 };

@@ -8,7 +8,8 @@
  * is never trusted, so that no program can corrupt the engine: a
  * retransmission range is clipped to the segments sent and not yet
  * cumulatively acked, a window to [1, K], a rate and a timeout to the
- * flow's bounds.  Each clip counts as one violation.  Falling back to
+ * flow's bounds, an ACK ratio to [0, TONIC_MAX_ACK_RATIO].  Each clip
+ * counts as one violation.  Falling back to
  * the built-in protocol after repeated violations is the BPF glue's
  * decision, not ours.
  */
@@ -16,7 +17,7 @@
 
 #define TONIC_OUT_ALL	(TONIC_OUT_RTX | TONIC_OUT_WND | TONIC_OUT_RATE | \
 			 TONIC_OUT_TIMER | TONIC_OUT_TIMER_STOP | \
-			 TONIC_OUT_PROBE)
+			 TONIC_OUT_PROBE | TONIC_OUT_ACK_RATIO)
 
 static u64 ctx_clamp(u64 v, u64 lo, u64 hi, u32 *bad)
 {
@@ -86,6 +87,14 @@ u32 tonic_ctx_apply(struct tonic_engine *eng, struct tonic_flow *f,
 		ctx_apply_rate(f, o->rate_bps, now, &bad);
 	if (o->flags & TONIC_OUT_RTX)
 		marked = ctx_apply_rtx(f, o->rtx_start, o->rtx_end, &bad);
+	if (o->flags & TONIC_OUT_ACK_RATIO) {
+		f->ack_ratio = (u8)ctx_clamp(o->ack_ratio, 0,
+					     TONIC_MAX_ACK_RATIO, &bad);
+		if (f->ack_ratio)
+			f->flags |= TF_ACKFREQ;
+		else
+			f->flags &= ~TF_ACKFREQ;
+	}
 	if (o->flags & TONIC_OUT_TIMER_STOP)
 		f->flags &= ~(TF_RTO | TF_PROBE);
 	if ((o->flags & (TONIC_OUT_TIMER | TONIC_OUT_PROBE)) ==

@@ -387,6 +387,27 @@ static void eng_rto_outgrown(struct tonic_engine *eng, struct tonic_flow *f,
 		tonic_dd_arm_rto(eng, f, now + f->rto_ns);
 }
 
+/*
+ * The flow's ACK ratio (struct tonic_hook_out): ask for an ACK every
+ * ack_ratio new segments, and on the segment that fills the window or
+ * uses up the grant, after which nothing more leaves until an ACK
+ * comes: without it a ratio that does not divide the window would wait
+ * for the receiver's delayed-ACK timer.  Retransmissions ask anyway.
+ */
+static void eng_ack_mark(struct tonic_flow *f, u32 seg, int rtx,
+			 struct tonic_seg_desc *d)
+{
+	d->flags = TONIC_SEG_ACKFREQ;
+	if (rtx)
+		return;
+	if (++f->ack_cnt >= f->ack_ratio ||
+	    seg + 1 - f->wnd_start >= f->wnd ||
+	    (f->scheme == TONIC_CREDIT_GRANT && f->credit < f->seg_size)) {
+		d->flags |= TONIC_SEG_ACKREQ;
+		f->ack_cnt = 0;
+	}
+}
+
 /* Hand one address to the caller and charge it (§3.1 step 7). */
 static inline void eng_emit(struct tonic_engine *eng, struct tonic_flow *f,
 			    u32 seg, int rtx, u64 now, struct tonic_seg_desc *d)
@@ -398,8 +419,11 @@ static inline void eng_emit(struct tonic_engine *eng, struct tonic_flow *f,
 	d->len = len;
 	d->rtx = rtx;
 	d->rtx_cnt = 0;
+	d->flags = 0;
 	d->reserved = 0;
 	tonic_cr_charge(f, len);
+	if (unlikely(f->flags & TF_ACKFREQ))
+		eng_ack_mark(f, seg, rtx, d);
 	f->segs_sent++;
 	if (unlikely(rtx)) {
 		d->rtx_cnt = tonic_dd_rtx_cnt(f, seg);

@@ -36,6 +36,7 @@
 #define TONIC_MIN_RATE_BPS	100000ULL		/* 100 kb/s */
 #define TONIC_MAX_RATE_BPS	1600000000000ULL	/* 1.6 Tb/s */
 #define TONIC_MAX_BURST_BYTES	(16U << 20)
+#define TONIC_MAX_ACK_RATIO	64	/* segments per ACK a protocol may ask for */
 
 /* Default retransmission-timer parameters (RFC 6298 §2; Linux TCP_RTO_MIN). */
 #define TONIC_DEF_RTO_INIT_NS	1000000000ULL	/* 1 s */
@@ -125,12 +126,27 @@ struct tonic_ctrl_desc {
 };
 
 /**
+ * enum tonic_seg_flag - struct tonic_seg_desc.flags
+ * @TONIC_SEG_ACKREQ: ask the receiver for an ACK now: the flow's ACK
+ *	ratio is reached, or this segment fills its window or uses up its
+ *	grant (only for a flow whose protocol set an ACK ratio)
+ * @TONIC_SEG_ACKFREQ: the flow's protocol set an ACK ratio: the
+ *	receiver may hold its ACK until a TONIC_SEG_ACKREQ segment, up to
+ *	its own cap (the wire's TONIC_F_ACKFREQ)
+ */
+enum tonic_seg_flag {
+	TONIC_SEG_ACKREQ	= 0x01,
+	TONIC_SEG_ACKFREQ	= 0x02,
+};
+
+/**
  * struct tonic_seg_desc - one segment address for the DMA pipeline
  * @flow_id: flow
  * @seg: segment index (serial number, wraps at 2^32)
  * @len: bytes (C, or the sub-segment length for the final sub-segment)
  * @rtx: 1 if this is a retransmission
  * @rtx_cnt: saturating count of earlier transmissions (0..3)
+ * @flags: TONIC_SEG_* bits
  * @reserved: zero (padding the layout explicitly)
  */
 struct tonic_seg_desc {
@@ -139,7 +155,8 @@ struct tonic_seg_desc {
 	u32 len;
 	u8 rtx;
 	u8 rtx_cnt;
-	u16 reserved;
+	u8 flags;
+	u8 reserved;
 };
 
 #define TONIC_NOTIFY_HEAD	0x1	/* cumulative ack moved: @head is new */
@@ -217,6 +234,7 @@ struct tonic_flow_params {
  * @TONIC_OUT_TIMER_STOP: stop the rtx timer
  * @TONIC_OUT_PROBE: with TONIC_OUT_TIMER: an early timer (see struct
  *	tonic_hook_out)
+ * @TONIC_OUT_ACK_RATIO: set the flow's ACK ratio to ack_ratio
  */
 enum tonic_out_flag {
 	TONIC_OUT_RTX		= 0x01,
@@ -225,6 +243,7 @@ enum tonic_out_flag {
 	TONIC_OUT_TIMER		= 0x08,
 	TONIC_OUT_TIMER_STOP	= 0x10,
 	TONIC_OUT_PROBE		= 0x20,
+	TONIC_OUT_ACK_RATIO	= 0x40,
 };
 
 /**
@@ -245,11 +264,24 @@ enum tonic_timeout_kind {
  * @wnd: new window in segments
  * @rate_bps: new rate in bits per second
  * @timer_ns: retransmission timeout from now
+ * @ack_ratio: new segments per ACK the flow asks its receiver for
+ *	(0 = the receiver's default, net.tonic.delack_segs)
+ * @reserved: zero
  *
  * The engine validates everything: the range is clipped to the segments
  * sent and not yet cumulatively acked, the window to [1, K], the rate to
- * the flow's bounds and the timer to its RTO bounds.  Each clip counts as
- * one violation in the flow's and the engine's counters.
+ * the flow's bounds, the timer to its RTO bounds and the ACK ratio to
+ * [0, TONIC_MAX_ACK_RATIO].  Each clip counts as one violation in the
+ * flow's and the engine's counters.
+ *
+ * The ACK ratio (QUIC's ACK frequency, draft-ietf-quic-ack-frequency, in
+ * Tonic's terms): with a ratio N the engine flags every N-th new segment,
+ * the segment that fills the window and the one that uses up a grant
+ * TONIC_SEG_ACKREQ, and every segment TONIC_SEG_ACKFREQ; the receiver
+ * then holds plain in-order segments until an ACKREQ one, at most its cap
+ * (net.tonic.delack_max) or the delayed-ACK timer.  A loss-recovery
+ * logic that counts duplicate ACKs or clocks its window by ACKs keeps a
+ * low ratio; one that detects losses by time may ask for a high one.
  *
  * TONIC_OUT_PROBE with TONIC_OUT_TIMER arms the flow's one timer early,
  * for a protocol's own deadline (a tail-loss probe, a reordering window):
@@ -266,6 +298,8 @@ struct tonic_hook_out {
 	u32 wnd;
 	u64 rate_bps;
 	u64 timer_ns;
+	u32 ack_ratio;
+	u32 reserved;
 };
 
 /**
@@ -290,6 +324,8 @@ struct tonic_hook_out {
  * @wnd_max: K
  * @seg_size: C in bytes
  * @marked: segments currently marked for retransmission
+ * @ack_ratio: the flow's ACK ratio (0: the receiver's default; see
+ *	struct tonic_hook_out)
  * @rate_bps: current rate
  * @rate_min_bps: lowest allowed rate
  * @rate_max_bps: highest allowed rate
@@ -302,7 +338,6 @@ struct tonic_hook_out {
  * @acked: ring bitmap of selectively acked segments (bit = seg % K)
  * @rtx: ring bitmap of segments marked for retransmission
  * @out: the hook's outputs, zeroed before every call
- * @reserved: zero (padding the layout explicitly)
  */
 struct tonic_flow_ctx {
 	u32 flow_id;
@@ -318,7 +353,7 @@ struct tonic_flow_ctx {
 	u32 wnd_max;
 	u32 seg_size;
 	u32 marked;
-	u32 reserved;
+	u32 ack_ratio;
 	u64 rate_bps;
 	u64 rate_min_bps;
 	u64 rate_max_bps;
@@ -389,10 +424,13 @@ extern const struct tonic_proto_ops tonic_newreno_ops;
  * struct tonic_newreno_params - NewReno knobs (defaults in brackets)
  * @dupthresh: duplicate acks that trigger fast retransmit [3]
  * @init_cwnd: initial window in segments when the flow gives none [10]
+ * @ack_ratio: segments per ACK asked of the receiver (struct
+ *	tonic_hook_out); 0 = the receiver's default [0]
  */
 struct tonic_newreno_params {
 	u32 dupthresh;
 	u32 init_cwnd;
+	u32 ack_ratio;
 };
 
 extern struct tonic_newreno_params tonic_newreno_params;

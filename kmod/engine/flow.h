@@ -25,6 +25,7 @@
 #define TF_PERIODIC	0x080	/* ops->periodic_ns != 0 */
 #define TF_RESENT	0x100	/* rtx_sent != 0: rtxc_lo/hi may have bits */
 #define TF_PROBE	0x800	/* the armed timer is an early one (TONIC_OUT_PROBE) */
+#define TF_ACKFREQ	0x1000	/* ack_ratio != 0: emission flags ACKREQ itself */
 #define TF_NOTE_SHIFT	9	/* pending TONIC_NOTIFY_* bits, << this */
 #define TF_NOTE_MASK	((TONIC_NOTIFY_HEAD | TONIC_NOTIFY_SUBSEG) << TF_NOTE_SHIFT)
 #define TF_INFIFO	(TF_ACTIVE | TF_READY | TF_NOTIFY)
@@ -91,7 +92,9 @@ struct tonic_flow {
 	u64 credit_t;		/* time of the last rate accrual */
 	u64 periodic_next;	/* next periodic hook call, 0 = none */
 	u32 last_len;		/* length of the sub-segment tail - 1 */
-	u32 ring_rtx;		/* ring slot holds a retransmission */
+	u16 ring_rtx;		/* ring slot holds a retransmission (N <= 16) */
+	u8 ack_ratio;		/* new segments per ACKREQ; 0: receiver's choice */
+	u8 ack_cnt;		/* new segments sent since the last ACKREQ */
 	u32 dd_heap;		/* 1 + index in the rtx/periodic timer heap */
 	u32 cr_heap;		/* 1 + index in the credit timer heap */
 	u8 rate_shift;		/* rate = rate_mant / 2^rate_shift bytes/ns */
@@ -393,7 +396,7 @@ static inline void tonic_ctx_fill(const struct tonic_flow *f,
 	c->wnd_max = f->k;
 	c->seg_size = f->seg_size;
 	c->marked = f->nmarked;
-	c->reserved = 0;
+	c->ack_ratio = f->ack_ratio;
 	c->rate_bps = f->rate_bps;
 	c->rate_min_bps = f->rate_min_bps;
 	c->rate_max_bps = f->rate_max_bps;

@@ -49,6 +49,7 @@
 struct tonic_newreno_params tonic_newreno_params = {
 	.dupthresh = 3,		/* RFC 5681 §3.2 */
 	.init_cwnd = 10,	/* RFC 6928 */
+	.ack_ratio = 0,		/* dupack counting: benchmarks.md, ACK ratio */
 };
 
 enum newreno_state {
@@ -115,8 +116,9 @@ static int newreno_init(struct tonic_flow_ctx *ctx, void *user)
 
 	s->ssthresh = ctx->wnd_max;	/* "arbitrarily high" (RFC 5681 §3.1) */
 	s->rto_ns = ctx->rto_ns;
-	ctx->out.flags |= TONIC_OUT_WND;
+	ctx->out.flags |= TONIC_OUT_WND | TONIC_OUT_ACK_RATIO;
 	ctx->out.wnd = min(max(w, 1U), ctx->wnd_max);
+	ctx->out.ack_ratio = tonic_newreno_params.ack_ratio;
 	return 0;
 }
 

@@ -98,13 +98,19 @@ static u32 rcv_congestion(struct tonic_rcv *r, const struct tonic_rcv_cfg *cfg,
 	return flags;
 }
 
+/* Plain in-order segments acknowledged together at most (0, 1: each). */
+static u32 rcv_thresh(const struct tonic_rcv_cfg *cfg, bool ackfreq)
+{
+	return ackfreq ? cfg->delack_max : cfg->delack_segs;
+}
+
 unsigned int tonic_rcv_take(struct tonic_rcv *r, const struct tonic_rcv_cfg *cfg,
 			    struct tonic_rcv_seg *in, u64 now,
 			    struct tonic_rcv_ack *ack, u32 *newly)
 {
-	/* A hole being filled, a short segment, ACKREQ: no delay. */
-	bool quick = in->ackreq || r->held ||
-		     (cfg->seg_size && in->len < cfg->seg_size);
+	/* A hole being filled, a short segment: no delay. */
+	bool quick = r->held || (cfg->seg_size && in->len < cfg->seg_size);
+	u32 thresh = rcv_thresh(cfg, in->ackfreq);
 	bool send = true;
 	u32 flags = TONIC_RF_SACK;
 
@@ -156,12 +162,23 @@ unsigned int tonic_rcv_take(struct tonic_rcv *r, const struct tonic_rcv_cfg *cfg
 	}
 	if (!send)
 		return 0;
-	/* Only a plain in-order SACK may wait; every other flag is news. */
-	if (flags == TONIC_RF_SACK && !quick &&
-	    ++r->pending < cfg->delack_segs)
-		return TONIC_RCV_ARM_DELACK;
+	/*
+	 * Only a plain in-order SACK may wait; every other flag is news.
+	 * ACKREQ is news too, except in a batch, whose end is as soon.
+	 */
+	r->ackfreq = in->ackfreq;
+	if (flags == TONIC_RF_SACK && !quick && thresh > 1) {
+		if (cfg->batch) {
+			r->pending++;
+			r->due |= in->ackreq;
+			return TONIC_RCV_ARM_DELACK;
+		}
+		if (!in->ackreq && ++r->pending < thresh)
+			return TONIC_RCV_ARM_DELACK;
+	}
 
 	r->pending = 0;
+	r->due = 0;
 	ack->flags = flags;
 	ack->cumack = r->rcv_nxt;
 	ack->sack = in->seg;
@@ -184,12 +201,25 @@ bool tonic_rcv_delack(struct tonic_rcv *r, struct tonic_rcv_ack *ack)
 	if (!r->pending)
 		return false;
 	r->pending = 0;
+	r->due = 0;
 	ack->flags = TONIC_RF_SACK;
 	ack->cumack = r->rcv_nxt;
 	ack->sack = r->rcv_nxt - 1;
 	ack->grant = 0;
 	r->acks++;
 	return true;
+}
+
+unsigned int tonic_rcv_batch_end(struct tonic_rcv *r,
+				 const struct tonic_rcv_cfg *cfg,
+				 struct tonic_rcv_ack *ack)
+{
+	if (!r->pending)
+		return 0;
+	if (!r->due && r->pending < rcv_thresh(cfg, r->ackfreq))
+		return TONIC_RCV_ARM_DELACK;
+	tonic_rcv_delack(r, ack);
+	return TONIC_RCV_SEND_ACK;
 }
 
 unsigned int tonic_rcv_ack_ctrl(const struct tonic_rcv_ack *ack, u32 flow_id,

@@ -21,7 +21,12 @@
  * Delayed ACKs (RFC 5681 §4.2): only a plain in-order full segment that
  * closes no hole and was not flagged ACKREQ may wait, for at most
  * @delack_segs segments or the caller's delayed-ACK timer.  Everything
- * else is news the sender must get at once.
+ * else is news the sender must get at once.  A sender that chose an ACK
+ * ratio (ACKFREQ on its segments; struct tonic_hook_out in engine.h)
+ * asks for its ACKs with ACKREQ itself: its segments may wait for up to
+ * @delack_max instead.  In a batch of segments taken together (GRO)
+ * plain in-order segments, ACKREQ ones included, wait for the batch's end
+ * (tonic_rcv_batch_end()), which acknowledges them in one ACK.
  *
  * Two reorder policies: SACK (keep out-of-order segments; Tonic, TCP,
  * IRN) and go-back-N (drop them and NACK once per gap; a RoCE responder,
@@ -58,6 +63,11 @@ enum tonic_rcv_policy {
  * @policy: enum tonic_rcv_policy
  * @delack_segs: acknowledge at least every this many in-order segments
  *	(0 or 1: every one)
+ * @delack_max: the same for segments flagged ACKFREQ, whose sender asks
+ *	for its ACKs with ACKREQ (0 or 1: every one)
+ * @batch: the segment is part of a batch that tonic_rcv_batch_end() will
+ *	close: plain in-order segments wait for it, ACKREQ ones included
+ *	(unless the threshold is 1)
  * @cnp_interval_ns: at most one CNP per this interval
  */
 struct tonic_rcv_cfg {
@@ -66,6 +76,8 @@ struct tonic_rcv_cfg {
 	u32 seg_size;
 	u8 policy;
 	u8 delack_segs;
+	u8 delack_max;
+	bool batch;
 	u64 cnp_interval_ns;
 };
 
@@ -76,6 +88,8 @@ struct tonic_rcv_cfg {
  * @pending: in-order segments not yet acknowledged (delayed ACK)
  * @cnp_sent: a CNP went out at least once
  * @nack_gap: go-back-N: the current gap was NACKed already
+ * @due: in a batch: a held segment asked for an ACK (ACKREQ)
+ * @ackfreq: the last segment taken was flagged ACKFREQ
  * @last_cnp: when the last CNP went out (ns)
  * @ooo: bit per segment (number % TONIC_RCV_WND) held out of order
  * @delivered: segments handed over in order (each exactly once)
@@ -93,6 +107,8 @@ struct tonic_rcv {
 	u32 pending;
 	u8 cnp_sent;
 	u8 nack_gap;
+	u8 due;
+	u8 ackfreq;
 	u64 last_cnp;
 	u64 ooo[TONIC_RCV_WND / 64];
 	u64 delivered;
@@ -121,7 +137,9 @@ enum tonic_rcv_verdict {
  * @len: its payload bytes
  * @ce: it carried ECN CE
  * @ackreq: the sender asked for an ACK at once (a resend, the end of a
- *	write)
+ *	write, its ACK ratio)
+ * @ackfreq: the sender chose an ACK ratio and asks for ACKs with
+ *	@ackreq itself (the wire's TONIC_F_ACKFREQ)
  * @verdict: enum tonic_rcv_verdict: tonic_rcv_verdict()'s answer, or
  *	TONIC_RCV_DROP / TONIC_RCV_DUP where the caller knows better; on
  *	return from tonic_rcv_take() a held duplicate reads TONIC_RCV_DUP
@@ -131,6 +149,7 @@ struct tonic_rcv_seg {
 	u32 len;
 	bool ce;
 	bool ackreq;
+	bool ackfreq;
 	u8 verdict;
 };
 
@@ -208,6 +227,7 @@ unsigned int tonic_rcv_data(struct tonic_rcv *r, const struct tonic_rcv_cfg *cfg
 static inline void tonic_rcv_acked(struct tonic_rcv *r)
 {
 	r->pending = 0;
+	r->due = 0;
 }
 
 /**
@@ -218,6 +238,22 @@ static inline void tonic_rcv_acked(struct tonic_rcv *r)
  * Return: true if *ack must be sent.
  */
 bool tonic_rcv_delack(struct tonic_rcv *r, struct tonic_rcv_ack *ack);
+
+/**
+ * tonic_rcv_batch_end() - a batch (struct tonic_rcv_cfg.batch) is over
+ * @r: state
+ * @cfg: settings
+ * @ack: filled in when TONIC_RCV_SEND_ACK is returned
+ *
+ * One ACK for the in-order segments the batch left waiting if one of them
+ * asked for it or there are as many as a lone segment would wait for;
+ * otherwise they wait for the delayed-ACK timer.
+ *
+ * Return: TONIC_RCV_SEND_ACK, TONIC_RCV_ARM_DELACK or 0 (none waits).
+ */
+unsigned int tonic_rcv_batch_end(struct tonic_rcv *r,
+				 const struct tonic_rcv_cfg *cfg,
+				 struct tonic_rcv_ack *ack);
 
 /**
  * tonic_rcv_purge() - forget what is held out of order

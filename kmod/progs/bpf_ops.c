@@ -67,6 +67,8 @@ static void tonic_fallback(struct tonic_bpf_slot *s, struct tonic_bpf_uarea *u,
 	memset(&c->out, 0, sizeof(c->out));	/* drop a failed init's outputs */
 	u->mode = TONIC_UA_FALLBACK;
 	atomic64_inc(&s->fallbacks);
+	/* The built-in's ACK ratio, not the detached program's. */
+	c->out.flags = TONIC_OUT_ACK_RATIO;
 	if (nr->init)
 		nr->init(c, &u->user);
 }
@@ -335,7 +337,7 @@ static const struct {
 	TONIC_CTX_FIELD(wnd_start), TONIC_CTX_FIELD(next_new),
 	TONIC_CTX_FIELD(tail), TONIC_CTX_FIELD(wnd),
 	TONIC_CTX_FIELD(wnd_max), TONIC_CTX_FIELD(seg_size),
-	TONIC_CTX_FIELD(marked), TONIC_CTX_FIELD(reserved),
+	TONIC_CTX_FIELD(marked), TONIC_CTX_FIELD(ack_ratio),
 	TONIC_CTX_FIELD(rate_bps), TONIC_CTX_FIELD(rate_min_bps),
 	TONIC_CTX_FIELD(rate_max_bps), TONIC_CTX_FIELD(rto_ns),
 	TONIC_CTX_FIELD(rto_min_ns), TONIC_CTX_FIELD(rto_max_ns),

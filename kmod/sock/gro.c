@@ -14,7 +14,9 @@
  * Only DATA without flags is merged: control packets, and DATA that asks
  * for an immediate ACK (TONIC_F_ACKREQ), complete the batch of their
  * connection and go up alone after it, so no packet overtakes another
- * of its connection.  A datagram shorter than the first ends the batch; a
+ * of its connection.  DATA of a sender that chose an ACK ratio
+ * (TONIC_F_ACKFREQ) merges with or without ACKREQ: that ACKREQ asks for
+ * the ACK the batch's end sends anyway (input.c).  A datagram shorter than the first ends the batch; a
  * longer one, different IP TOS/TTL (so one ECN codepoint per batch) or
  * anything malformed completes it.  Nothing is merged for a connection
  * without a local socket: GRO of a forwarding namespace leaves Tonic
@@ -51,7 +53,10 @@ static const void *tonic_gro_nh(const struct sk_buff *skb)
 static bool tonic_gro_mergeable(const struct sk_buff *skb,
 				const struct tonichdr *th)
 {
-	return th->type == TONIC_PKT_DATA && !th->flags && th->len &&
+	u8 fl = th->flags & TONIC_F_ACKFREQ ?
+		th->flags & ~(TONIC_F_ACKFREQ | TONIC_F_ACKREQ) : th->flags;
+
+	return th->type == TONIC_PKT_DATA && !fl && th->len &&
 	       skb_gro_len(skb) == TONIC_HDR_LEN + ntohs(th->len);
 }
 

@@ -74,12 +74,12 @@ static void tonic_rcv_cfg(const struct sock *sk, struct tonic_rcv_cfg *cfg)
 	cfg->seg_size = tsk->seg_size;
 	cfg->policy = TONIC_RCV_SACK;
 	cfg->delack_segs = READ_ONCE(tn->delack_segs);
+	cfg->delack_max = READ_ONCE(tn->delack_max);
 	/* In a GRO batch plain in-order segments wait for its end, which
 	 * acknowledges them together (tonic_batch_end()).  delack_segs 1
 	 * still acknowledges each.
 	 */
-	if (tsk->rcv_batch && cfg->delack_segs > 1)
-		cfg->delack_segs = U8_MAX;
+	cfg->batch = tsk->rcv_batch;
 	cfg->cnp_interval_ns = (u64)READ_ONCE(tn->cnp_interval_us) *
 			       NSEC_PER_USEC;
 }
@@ -208,6 +208,7 @@ static void tonic_data_rcv(struct sock *sk, struct sk_buff *skb, u32 seg)
 		.len = skb->len - TONIC_HDR_LEN,
 		.ce = TONIC_SKB_CB(skb)->ce,
 		.ackreq = tonic_hdr(skb)->flags & TONIC_F_ACKREQ,
+		.ackfreq = tonic_hdr(skb)->flags & TONIC_F_ACKFREQ,
 	};
 	struct tonic_rcv_cfg cfg;
 	struct tonic_rcv_ack ack;
@@ -581,23 +582,27 @@ int tonic_rcv(struct sock *sk, struct sk_buff *skb)
 
 /*
  * The end of a GRO batch: one ACK for the in-order segments it left
- * unacknowledged (or the delayed-ACK timer, if fewer than delack_segs
- * are, as for lone segments), then one wake-up of the reader.
+ * unacknowledged if one asked for it (ACKREQ) or there are as many as a
+ * lone segment waits for (or the delayed-ACK timer), then one wake-up of
+ * the reader.
  */
 static void tonic_batch_end(struct sock *sk)
 {
 	struct tonic_sock *tsk = tonic_sk(sk);
+	struct tonic_rcv_cfg cfg;
 	struct tonic_rcv_ack ack;
+	unsigned int what = 0;
 
 	tsk->rcv_batch = false;
 	tsk->rcv_batch_acked = false;
-	if (tsk->rcv.pending && ((1 << sk->sk_state) & TONIC_DATA_STATES)) {
-		if (tsk->rcv.pending < READ_ONCE(tonic_sk_net(sk)->delack_segs))
-			tonic_delack_arm(sk);
-		else if (tonic_rcv_delack(&tsk->rcv, &ack))
-			tonic_send_ctl(sk, TONIC_PKT_ACK, 0, ack.sack,
-				       ack.flags, 0);
+	if ((1 << sk->sk_state) & TONIC_DATA_STATES) {
+		tonic_rcv_cfg(sk, &cfg);
+		what = tonic_rcv_batch_end(&tsk->rcv, &cfg, &ack);
 	}
+	if (what & TONIC_RCV_SEND_ACK)
+		tonic_send_ctl(sk, TONIC_PKT_ACK, 0, ack.sack, ack.flags, 0);
+	else if (what & TONIC_RCV_ARM_DELACK)
+		tonic_delack_arm(sk);
 	if (tsk->rcv_batch_wake && !sock_flag(sk, SOCK_DEAD))
 		sk->sk_data_ready(sk);
 	tsk->rcv_batch_wake = false;
@@ -610,10 +615,11 @@ static void tonic_batch_end(struct sock *sk)
  *
  * Each datagram goes through tonic_rcv() as a lone one would, in order,
  * with every rule that asks for an immediate ACK (out of order, hole
- * filled, duplicate, CE, ACKREQ, NACK, grants, short segments) as it is;
+ * filled, duplicate, CE, NACK, grants, short segments) as it is;
  * only the ACK that plain in-order segments would have had every
- * delack_segs segments and the reader's wake-up are left to the batch's
- * end, one each.
+ * delack_segs segments (or at an ACKREQ: only a sender with an ACK
+ * ratio has those in a batch) and the reader's wake-up are left to the
+ * batch's end, one each.
  *
  * Return: 0 (the skb is consumed).
  */

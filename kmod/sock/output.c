@@ -83,15 +83,16 @@ int tonic_transmit(struct sock *sk, struct sk_buff *skb)
  * tonic_xmit_seg() - build a packet from a send-buffer segment and send it
  * @sk: the socket
  * @seg: relative segment number, must be announced and unacknowledged
- * @rtx: this is a retransmission
- * @ackreq: ask the receiver to acknowledge it at once (the last segment
- *	written so far; retransmissions always ask)
+ * @rtx: this is a retransmission (it asks for an ACK at once)
+ * @flags: TONIC_F_ACKREQ (ask the receiver to acknowledge it at once: the
+ *	last segment written so far, the engine's TONIC_SEG_ACKREQ) and
+ *	TONIC_F_ACKFREQ (the engine's TONIC_SEG_ACKFREQ)
  * @gso: a super-packet being built (tonic_gso_begin()) to add the packet
  *	to, sent by tonic_gso_end(); NULL or one without GSO: send it now
  *
  * Return: 0 or a negative errno.
  */
-int tonic_xmit_seg(struct sock *sk, u32 seg, bool rtx, bool ackreq,
+int tonic_xmit_seg(struct sock *sk, u32 seg, bool rtx, u8 flags,
 		   struct tonic_gso *gso)
 {
 	struct tonic_sock *tsk = tonic_sk(sk);
@@ -120,8 +121,8 @@ int tonic_xmit_seg(struct sock *sk, u32 seg, bool rtx, bool ackreq,
 		return -ENOBUFS;
 	th = skb_push(skb, TONIC_HDR_LEN);
 	skb_reset_transport_header(skb);
-	tonic_fill_hdr(sk, th, TONIC_PKT_DATA, rtx || ackreq ? TONIC_F_ACKREQ : 0,
-		       oskb->len);
+	tonic_fill_hdr(sk, th, TONIC_PKT_DATA,
+		       rtx ? flags | TONIC_F_ACKREQ : flags, oskb->len);
 	th->seq = htonl(tsk->iss + 1 + seg);
 	/*
 	 * C is fixed at the handshake.  Should the path MTU drop below

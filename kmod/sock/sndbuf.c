@@ -328,6 +328,8 @@ static void tonic_tx(struct sock *sk, u64 now)
 {
 	struct tonic_sock *tsk = tonic_sk(sk);
 	struct tonic_seg_desc d[TONIC_TX_BATCH];
+	bool nospace = sk->sk_socket &&
+		       test_bit(SOCK_NOSPACE, &sk->sk_socket->flags);
 	struct tonic_gso gso;
 	unsigned int n, i;
 
@@ -338,6 +340,7 @@ static void tonic_tx(struct sock *sk, u64 now)
 			TONIC_SK_INC_STATS(sk, TONIC_MIB_ENGINE_BATCHES);
 		for (i = 0; i < n; i++) {
 			u32 slot = d[i].seg & (TONIC_RING - 1);
+			u8 fl = 0;
 
 			if (d[i].rtx)
 				set_bit(slot, tsk->rtx_seen);
@@ -346,11 +349,20 @@ static void tonic_tx(struct sock *sk, u64 now)
 			/* The receiver may hold its ACK: ask for one
 			 * for the last segment of a finished write, so
 			 * the end of a write never waits for the
-			 * delayed-ACK timer (TCP's PSH plays that part).
+			 * delayed-ACK timer (TCP's PSH plays that part),
+			 * and where the program's ACK ratio asks.  With
+			 * a ratio, also for the last one sent while the
+			 * writer waits for space only an ACK frees.
 			 */
-			tonic_xmit_seg(sk, d[i].seg, d[i].rtx,
-				       d[i].seg + 1 == tsk->snd_ann &&
-				       !tsk->ann_skb && !tsk->writing, &gso);
+			if ((d[i].flags & TONIC_SEG_ACKREQ) ||
+			    (d[i].seg + 1 == tsk->snd_ann && !tsk->ann_skb &&
+			     !tsk->writing) ||
+			    ((d[i].flags & TONIC_SEG_ACKFREQ) &&
+			     d[i].seg + 1 == tsk->snd_ann && nospace))
+				fl |= TONIC_F_ACKREQ;
+			if (d[i].flags & TONIC_SEG_ACKFREQ)
+				fl |= TONIC_F_ACKFREQ;
+			tonic_xmit_seg(sk, d[i].seg, d[i].rtx, fl, &gso);
 		}
 	} while (n == ARRAY_SIZE(d));
 	tonic_gso_end(sk, &gso);

@@ -2,9 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # ACK policy and small-flight timeouts of the socket layer:
-# - net.tonic.delack_segs=1 acknowledges every data segment (the paper's
-#   receiver); =2 (the default) about every second one, as TCP does, and
-#   the data still arrives intact;
+# - net.tonic.delack_segs=1 (with delack_max=1, the cap for a sender with
+#   an ACK ratio, as the default rack) acknowledges every data segment
+#   (the paper's receiver); =2 (the default) at most every second one, as
+#   TCP does, and the data still arrives intact (test_sock_ackratio.sh
+#   tests the ratio a program chooses);
 # - a 1 KB request whose only packet is lost is resent by the
 #   retransmission timer after rto_low (IRN's RTO_low), not after
 #   rto_min: with every 10th request dropped, more timeouts fire during
@@ -54,12 +56,12 @@ tap_check "defaults: delack_segs 2, rto_low_us 1000, rto_low_segs 3" bash -c \
 	 [ \$(ip netns exec $NS_A sysctl -n net.tonic.rto_low_segs) = 3 ]"
 tap_check "server listens" srv_start "$PERF_TMP/srv" server -p 7101
 
-both delack_segs 1
+both delack_segs 1 && both delack_max 1
 transfer 4000000
 tap_result $? "delack_segs=1: 4 MB intact"
 tap_check "delack_segs=1: one ACK per data segment" test "$ACKS" -ge "$SEGS"
 
-both delack_segs 2
+both delack_segs 2 && both delack_max 16
 transfer 4000000
 tap_result $? "delack_segs=2: 4 MB intact"
 tap_check "delack_segs=2: at most 6 ACKs per 10 data segments" \
