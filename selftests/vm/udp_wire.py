@@ -56,6 +56,14 @@ def packets(iface, stop, stats=None):
         except socket.timeout:
             continue
         yield data
+    # What was queued before the stop counts too: a slow reader lags.
+    s.setblocking(False)
+    while True:
+        try:
+            data, _ = s.recvfrom(65535)
+        except BlockingIOError:
+            break
+        yield data
     if stats is not None:
         _, stats['drops'] = struct.unpack(
             'II', s.getsockopt(SOL_PACKET, PACKET_STATISTICS, 8))
