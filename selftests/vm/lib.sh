@@ -237,6 +237,28 @@ tap_xfer() {
 	tap_result $rc "$2"
 }
 
+# tap_verdicts FILE CHECKS SCRIPT [PREFIX]: one TAP result for each of the
+# first CHECKS "PASS name" / "FAIL name: why" lines a script using
+# selftests/vm/verdicts.py wrote to FILE, and a failure for each check that
+# never ran (the script died); sets got to the number of lines found.
+tap_verdicts() {
+	local file=$1 checks=$2 script=$3 prefix=${4:+$4: } verdict name rest i
+
+	# (no process substitution: the VM has no /dev/fd)
+	grep '^\(PASS\|FAIL\) ' "$file" | head -n "$checks" >"$file.verdicts"
+	got=$(wc -l <"$file.verdicts")
+	while read -r verdict name rest; do
+		case $verdict in
+		PASS) tap_result 0 "$prefix$name" ;;
+		FAIL) echo "# $rest"; tap_result 1 "$prefix$name" ;;
+		esac
+	done <"$file.verdicts"
+	rm -f "$file.verdicts"
+	for ((i = got + 1; i <= checks; i++)); do
+		tap_result 1 "$prefix$script check $i of $checks did not run"
+	done
+}
+
 # info_field OUTPUT KEY: a key=value from the client's "info" line.
 info_field() {
 	sed -n "s/^info .*[ ]$2=\([^ ]*\).*/\1/p" <<<"$1" | head -n 1

@@ -22,6 +22,8 @@ import sys
 import threading
 import time
 
+from verdicts import Verdicts
+
 P = 253
 SOL_TONIC = 253
 TONIC_SEGMENT_SIZE, TONIC_FLUSH_DELAY, TONIC_WINDOW, TONIC_INFO = 1, 2, 3, 4
@@ -80,21 +82,8 @@ CHECKS = [
     "tcp_fastopen_refused", "tcp_unknown_enoprotoopt",
 ]
 
-failed = 0
-ran = 0
-
-
-def check(name, cond, detail=""):
-    global failed, ran
-    if ran >= len(CHECKS) or CHECKS[ran] != name:
-        cond, detail = False, "check out of order: expected %s" % (
-            CHECKS[ran] if ran < len(CHECKS) else "no more checks")
-    ran += 1
-    if cond:
-        print("PASS", name, flush=True)
-    else:
-        failed += 1
-        print("FAIL %s: %s" % (name, detail), flush=True)
+VERDICTS = Verdicts(CHECKS)
+check = VERDICTS.check
 
 
 def wait_for(cond, timeout=10.0):
@@ -970,11 +959,11 @@ def main():
     bind_rules()
     tables()
     tcp_options()
-    if ran != len(CHECKS):
-        print("ran %d of %d checks" % (ran, len(CHECKS)), flush=True)
+    if not VERDICTS.complete():
+        print("ran %d of %d checks" % (VERDICTS.ran, len(CHECKS)), flush=True)
         return 1
     print("DONE", flush=True)
-    return 1 if failed else 0
+    return 1 if VERDICTS.failed else 0
 
 
 if __name__ == "__main__":

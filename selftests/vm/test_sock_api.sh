@@ -20,24 +20,12 @@ SOCKAPI=selftests/vm/sockapi.py
 checks=$(python3 $SOCKAPI --count)
 tap_plan $((checks + 5))
 out=$(mktemp)
-trap 'ip netns del $NS 2>/dev/null; rm -f "$out" "$out.verdicts"' EXIT
+trap 'ip netns del $NS 2>/dev/null; rm -f "$out"' EXIT
 
 tap_check "insmod tonic.ko" insmod "$TONIC_KO"
 tap_check "namespace $NS with lo up" bash -c "ip netns add $NS && ip -n $NS link set lo up"
 ip netns exec $NS timeout 240 python3 $SOCKAPI >"$out" 2>&1
-# (no process substitution: the VM has no /dev/fd)
-grep '^\(PASS\|FAIL\) ' "$out" | head -n "$checks" >"$out.verdicts"
-got=$(wc -l <"$out.verdicts")
-while read -r verdict name rest; do
-	case $verdict in
-	PASS) tap_result 0 "$name" ;;
-	FAIL) echo "# $rest"; tap_result 1 "$name" ;;
-	esac
-done <"$out.verdicts"
-# Checks that never ran (the script died) fail by number.
-for ((i = got + 1; i <= checks; i++)); do
-	tap_result 1 "sockapi.py check $i of $checks did not run"
-done
+tap_verdicts "$out" "$checks" sockapi.py
 grep -v '^\(PASS\|FAIL\) ' "$out" | sed 's/^/# /'
 tap_check "sockapi.py ran all $checks checks to the end" bash -c \
 	"[ $got -eq $checks ] && [ \$(grep -c '^\(PASS\|FAIL\) ' $out) -eq $checks ] &&
