@@ -124,6 +124,14 @@ static void tonic_queue_rcv(struct sock *sk, struct sk_buff *skb, bool held)
 	if (!tonic_try_coalesce(sk, skb, &charged)) {
 		if (!held)
 			skb_set_owner_r(skb, sk);
+		/* A lone datagram over veth or loopback is still a clone of
+		 * the sender's skb, which no later segment could be appended
+		 * to: give it its own head, cheap while its bytes are all in
+		 * page fragments (owned, so its truesize stays as charged).
+		 * Without memory it stays a clone, only not merged into.
+		 */
+		if (!skb_headlen(skb))
+			skb_unclone(skb, GFP_ATOMIC);
 		charged = skb->truesize;
 		__skb_queue_tail(&sk->sk_receive_queue, skb);
 	}
