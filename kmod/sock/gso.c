@@ -33,6 +33,12 @@
 
 #include "protocol.h"
 
+/*
+ * skb_segment() wants each datagram to have the head's headroom before
+ * its UDP payload: what a member has left in front of its Tonic header.
+ */
+#define TONIC_GSO_HEADROOM	(MAX_TONIC_HEADER - TONIC_HDR_LEN)
+
 /* Ample for IPv4 or IPv6 with the UDP header: the length fields are 16 bits. */
 #define TONIC_GSO_MAX_LEN	(0xffff - sizeof(struct ipv6hdr) - sizeof(struct udphdr))
 
@@ -59,21 +65,41 @@ void tonic_gso_begin(struct sock *sk, struct tonic_gso *g)
 		g->max_len = min_t(u32, g->max_len, sk->sk_gso_max_size);
 }
 
+/*
+ * skb_segment() makes each datagram a clone of its frag_list member and
+ * pushes the IP and UDP headers in front of the Tonic header.  It can do
+ * that in place, without copying the head (pskb_expand_head()), only if
+ * no other reference may use the headroom (skb_header_cloned()).  The
+ * send-buffer segment never does (tonic_sndbuf_append() released it), and
+ * neither does a member once its Tonic header is in place: segmenting
+ * frees it, and a retransmission while it lives copies the segment
+ * (tonic_xmit_seg()).  So a member becomes payload-only too, and the
+ * datagram skb_segment() makes is the one reference that may write
+ * headers (anything that clones it makes it cloned again).  A lone
+ * datagram is the packet itself and keeps its headroom.
+ */
+static void tonic_gso_release_header(struct sk_buff *skb)
+{
+	skb->nohdr = 1;
+	atomic_add(1 << SKB_DATAREF_SHIFT, &skb_shinfo(skb)->dataref);
+}
+
 /* Turn the lone datagram into the first of a super-packet. */
 static bool tonic_gso_open(struct tonic_gso *g)
 {
 	struct sk_buff *head;
 
-	head = alloc_skb(MAX_TONIC_HEADER, GFP_ATOMIC);
+	head = alloc_skb(TONIC_GSO_HEADROOM, GFP_ATOMIC);
 	if (!head)
 		return false;
-	skb_reserve(head, MAX_TONIC_HEADER);
+	skb_reserve(head, TONIC_GSO_HEADROOM);
 	skb_reset_transport_header(head);
 	skb_shinfo(head)->frag_list = g->first;
 	head->len = g->first->len;
 	head->data_len = g->first->len;
 	head->truesize += g->first->truesize;
 	head->ignore_df = 1;	/* as a lone segment: see tonic_xmit_seg() */
+	tonic_gso_release_header(g->first);
 	g->head = head;
 	g->last = g->first;
 	return true;
@@ -138,6 +164,7 @@ void tonic_gso_add(struct sock *sk, struct tonic_gso *g, struct sk_buff *skb)
 		return;
 	}
 	head = g->head;
+	tonic_gso_release_header(skb);
 	g->last->next = skb;
 	g->last = skb;
 	head->len += skb->len;

@@ -707,6 +707,8 @@ int tonic_sndbuf_append(struct sock *sk, struct msghdr *msg, size_t size,
 				goto wait;
 			}
 			skb_reserve(skb, MAX_TONIC_HEADER);
+			/* Its headroom is for the clones that carry it. */
+			__skb_header_release(skb);
 			/* Never checksummed while queued; see tonic_xmit_seg(). */
 			skb->ip_summed = CHECKSUM_PARTIAL;
 			TONIC_SKB_CB(skb)->seg = tsk->snd_end++;
