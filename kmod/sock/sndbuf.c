@@ -437,17 +437,9 @@ static void tonic_count_clamps(struct sock *sk)
 	}
 }
 
-/**
- * tonic_ack_rcv() - feed an incoming ACK to the engine
- * @sk: the socket, locked
- * @ack: cumulative ack, relative to our numbering
- * @sack: selectively acked segment, relative
- * @flags: TONIC_F_* of the packet
- * @grant: grant tokens
- * @wnd: the peer's receive window
- */
-void tonic_ack_rcv(struct sock *sk, u32 ack, u32 sack, u8 flags, u32 grant,
-		   u32 wnd)
+/* What tonic_ack_rcv() does with a packet that may change something. */
+static void tonic_ack_news(struct sock *sk, u32 ack, u32 sack, u8 flags,
+			   u32 grant, u32 wnd)
 {
 	struct tonic_sock *tsk = tonic_sk(sk);
 	struct tonic_ctrl_desc ev[TONIC_ACK_EVENTS];
@@ -455,14 +447,11 @@ void tonic_ack_rcv(struct sock *sk, u32 ack, u32 sack, u8 flags, u32 grant,
 	struct tonic_ack_pkt p = {
 		.sack = sack, .flags = flags, .grant = grant,
 	};
-	u64 now = tonic_now();
 	struct tonic_acc_view v;
 	struct tonic_acc_ack a;
+	u64 now = tonic_now();
 	unsigned int n, i;
 
-	/* The peer is alive: window probes start counting afresh. */
-	if (!tsk->fin_sent)
-		tsk->retries = 0;
 	/* The ack clamped to what was announced, the window to K
 	 * (engine/accept.c).
 	 */
@@ -517,6 +506,36 @@ push:
 	 * on the other CPU sent later ones (issue 14, stage 2).
 	 */
 	tonic_push(sk);
+}
+
+/**
+ * tonic_ack_rcv() - feed an incoming ACK to the engine
+ * @sk: the socket, locked
+ * @ack: cumulative ack, relative to our numbering
+ * @sack: selectively acked segment, relative
+ * @flags: TONIC_F_* of the packet
+ * @grant: grant tokens
+ * @wnd: the peer's receive window
+ */
+void tonic_ack_rcv(struct sock *sk, u32 ack, u32 sack, u8 flags, u32 grant,
+		   u32 wnd)
+{
+	struct tonic_sock *tsk = tonic_sk(sk);
+
+	/* The peer is alive: window probes start counting afresh. */
+	if (!tsk->fin_sent)
+		tsk->retries = 0;
+	/*
+	 * As TCP's header prediction: a packet that acknowledges nothing
+	 * new, reports nothing and leaves the window as it was changes
+	 * nothing, and most packets of a one-way transfer's receiver are
+	 * such data packets.
+	 */
+	if (!flags && ack == tsk->snd_una &&
+	    min_t(u32, wnd, tsk->window) == tsk->peer_wnd &&
+	    ack + tsk->peer_wnd == tsk->peer_edge)
+		return;
+	tonic_ack_news(sk, ack, sack, flags, grant, wnd);
 }
 
 /*
