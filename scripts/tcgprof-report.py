@@ -3,6 +3,7 @@
 """Flat profile from a tcgprof window (userspace/tcgprof/tcgprof.c).
 
     tcgprof-report.py RAW KALLSYMS [--title T] [--bytes N] [--seg B] [--top N]
+                      [--stages]
 
 RAW holds "0xADDRESS INSNS EXECS" lines (guest instructions and executions
 per translation block start address, user space as address 0); KALLSYMS is the
@@ -13,10 +14,15 @@ the executions of the block at a symbol's own address are its calls.
 Prints the share of the window's guest instructions per module and per
 symbol; with --bytes (payload moved in the window), also instructions and
 calls per segment of --seg bytes (default 1448, one MSS on a 1500-byte MTU).
+With --stages, also the instructions per stage of the data path, each
+symbol put in the first stage of STAGES whose pattern matches its name (the
+module tonic.ko is one stage of its own): a coarse map, for comparing two
+stacks on the same path.
 """
 import argparse
 import bisect
 import collections
+import re
 import sys
 
 KERNEL_START = 0xFFFF800000000000
@@ -57,6 +63,58 @@ def load_raw(path):
             rows.append((int(f[0], 16), int(f[1]), int(f[2]) if len(f) > 2 else 0))
     return meta, rows
 
+# Stages of the data path, first match wins.  Names as in 6.12's kallsyms.
+STAGES = [
+    ("skb and slab memory",
+     r"kmem_cache_|__slab_free|___slab_alloc|slab_|kfree$|kfree_skb|__kfree_skb"
+     r"|kmalloc|__alloc_skb|alloc_skb|skb_release_|skb_free_head|consume_skb"
+     r"|napi_skb_cache|napi_consume_skb|__napi_kfree_skb|build_detached_freelist"
+     r"|__build_skb|page_frag|skb_page_frag|__free_pages|free_unref|get_page_from"
+     r"|__alloc_pages|rmqueue|skb_attempt_defer_free|sk_skb_reason_drop|__kmem_cache"),
+    ("skb clone, copy, coalesce",
+     r"__skb_clone|skb_clone|__copy_skb_header|pskb_expand_head|skb_headers_offset"
+     r"|__pskb_copy|skb_try_coalesce|skb_condense|__pskb_pull_tail|skb_zerocopy_clone"
+     r"|skb_split|skb_shift|__skb_unclone|memcpy|memmove|memset"),
+    ("user copy", r"_copy_to_iter|_copy_from_iter|copy_page_|__check_object_size"
+     r"|__virt_addr_valid|check_heap_object|simple_copy_to_iter|__skb_datagram_iter"
+     r"|skb_copy_datagram|rep_movs|copy_user"),
+    ("GSO", r"skb_segment|gso_segment|ufo_fragment|__skb_gso|skb_gso_|validate_xmit"
+     r"|skb_mac_gso"),
+    ("GRO", r"gro_|_gro$|napi_gro|skb_gro"),
+    ("TCP", r"^_*tcp|^inet_csk|^inet6?_sk_rx_dst|^__inet6?_lookup|^inet6?_lookup|^tcp"),
+    ("UDP", r"udp|inet_lookup_reuseport|portaddr"),
+    ("IP receive and route",
+     r"^ip_rcv|^ip_local_deliver|^ip_protocol_deliver|^ip_route_|^fib|^ip6_rcv"
+     r"|^ipv6_rcv|^ip6_input|^ip6_route|^fib6|^rt6_|^__netif_receive|^netif_receive"
+     r"|^ip_sublist|^ip_list_rcv|^l3mdev|early_demux|^ip6_protocol_deliver"
+     r"|^ip_rcv_finish|^dst_release|^ipv4_dst_check|^map_id_range_down|^ip6_dst_check"),
+    ("IP output, qdisc, device",
+     r"^ip_|^ip6_|^__ip|^__dev_queue|^dev_|^sch_|qdisc|^neigh|^eth_|^veth|^__dev_forward"
+     r"|^skb_scrub|^netif_rx|^__netif_rx|^enqueue_to_backlog|^process_backlog"
+     r"|^net_rx_action|^__napi_poll|^napi_|^skb_clone_tx_timestamp|^ipv4_mtu|^csum"
+     r"|^nf_|^__nf"),
+    ("socket, syscall, wake-up",
+     r"^sock_|^sk_|^__sk_|^__sock|^release_sock|^lock_sock|^__release_sock|^__sys_"
+     r"|^__x64_sys|^do_syscall|^entry_|^syscall|^ksys_|^vfs_|^__fdget|^fput|^fdget"
+     r"|^ep_|^__wake_up|^wake_up|^try_to_wake_up|^schedule|^__schedule|^finish_task"
+     r"|^pick_next|^enqueue_task|^dequeue_task|^update_curr|^ttwu|^select_task_rq"
+     r"|^security_|^bpf_lsm|^apparmor|^_raw_spin|^__rcu|^rcu_|^preempt|^__local_bh"
+     r"|^local_bh|^irq|^__irq|^do_softirq|^__do_softirq|^handle_softirqs|^hrtimer"
+     r"|^ktime_get|^read_tsc|^native_|^__x86|^sockfd|^__cond_resched|^mutex|^_copy"),
+]
+STAGE_RES = [(name, re.compile(pat)) for name, pat in STAGES]
+
+
+def stage_of(name, mod):
+    if mod == "tonic":
+        return "tonic.ko"
+    if mod == "[user]":
+        return "user space"
+    for stage, pat in STAGE_RES:
+        if pat.search(name):
+            return stage
+    return "other"
+
 
 def main():
     ap = argparse.ArgumentParser()
@@ -66,6 +124,7 @@ def main():
     ap.add_argument("--bytes", type=int, default=0)
     ap.add_argument("--seg", type=int, default=1448)
     ap.add_argument("--top", type=int, default=40)
+    ap.add_argument("--stages", action="store_true")
     args = ap.parse_args()
 
     syms = load_kallsyms(args.kallsyms)
@@ -109,6 +168,16 @@ def main():
     for mod, c in per_mod.most_common():
         ips = f"{c / segs:10,.0f}" if segs else ""
         out.append(f"{100 * c / total:6.2f}%{ips}  {mod}")
+
+    if args.stages:
+        per_stage = collections.Counter()
+        for (name, mod), c in per_sym.items():
+            per_stage[stage_of(name, mod)] += c
+        out.append("")
+        out.append(f"## per stage\n{'share':>7}{ipsh}  stage")
+        for stage, c in per_stage.most_common():
+            ips = f"{c / segs:10,.0f}" if segs else ""
+            out.append(f"{100 * c / total:6.2f}%{ips}  {stage}")
 
     out.append("")
     cpsh = " calls/seg" if segs else ""
