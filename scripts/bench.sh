@@ -105,7 +105,7 @@ for raw in "$out"/tcgprof.*.raw; do
 	read -r ppath prun <"$out/tcgprof.$stack.run" 2>/dev/null || { ppath="?"; prun=none; }
 	bytes=$(jq -r '.server.rx // 0' "$out/$prun.json" 2>/dev/null)
 	python3 scripts/tcgprof-report.py "$raw" "$out/kallsyms.$stack.txt" \
-		--title "$stack, bulk on path $ppath" --bytes "${bytes:-0}" \
+		--title "$stack, bulk on path $ppath" --bytes "${bytes:-0}" --stages \
 		>"$out/profile.$stack.txt" ||
 		echo "bench: no profile for $stack (see $raw)" >&2
 done
