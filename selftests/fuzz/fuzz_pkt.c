@@ -547,12 +547,29 @@ static void ack_rcv(struct conn *c, u32 ack, u32 sack, u8 flags, u32 grant,
 
 /* ---- receiver: input.c ---- */
 
+/*
+ * A delayed ACK waits for fewer segments than the sender allows (ACKFREQ:
+ * delack_max, else delack_segs), and never for one that asked (ACKREQ).
+ */
+static void check_delack(const struct tonic_rcv *r,
+			 const struct tonic_rcv_cfg *cfg,
+			 const struct tonic_rcv_seg *in, unsigned int what)
+{
+	u32 most = r->ackfreq ? cfg->delack_max : cfg->delack_segs;
+
+	FUZZ_CHECK(r->pending < max_t(u32, most, 1),
+		   "%u segments wait for an ACK (at most %u)", r->pending, most);
+	FUZZ_CHECK(!(what & TONIC_RCV_ARM_DELACK) || !in->ackreq,
+		   "ACKREQ left to the delayed-ACK timer");
+}
+
 static void data_rcv(struct conn *c, u32 seg, u32 len, u8 flags, bool ce,
 		     bool nomem)
 {
 	struct tonic_rcv_seg in = {
 		.seg = seg, .len = len, .ce = ce,
 		.ackreq = flags & TONIC_F_ACKREQ,
+		.ackfreq = flags & TONIC_F_ACKFREQ,
 	};
 	struct tonic_rcv_ack ack;
 	unsigned int what;
@@ -573,6 +590,7 @@ static void data_rcv(struct conn *c, u32 seg, u32 len, u8 flags, bool ce,
 	}
 	FUZZ_CHECK(newly == c->rcv.rcv_nxt - before, "newly %u moved %u",
 		   newly, c->rcv.rcv_nxt - before);
+	check_delack(&c->rcv, &c->cfg, &in, what);
 	FUZZ_CHECK(!newly || in.verdict == TONIC_RCV_NEXT, "verdict %u newly %u",
 		   in.verdict, newly);
 	if (what & TONIC_RCV_SEND_ACK) {
@@ -981,15 +999,20 @@ static void loopback(struct conn *c, u8 loss)
 	c->nlog = 0;
 	pcfg.delack_segs = 2;
 	for (i = 0; i < n && c->state != TCP_CLOSE; i++) {
+		/* The flags output.c puts on the wire (TONIC_F_ACK*). */
 		struct tonic_rcv_seg in = {
 			.seg = log[i].seg, .len = log[i].len,
-			.ackreq = i + 1 == n,
+			.ackreq = i + 1 == n || log[i].rtx ||
+				  (log[i].flags & TONIC_SEG_ACKREQ),
+			.ackfreq = log[i].flags & TONIC_SEG_ACKFREQ,
 		};
+		unsigned int what;
 
 		if (loss >> (i % 6) & 1)
 			continue;
-		if (tonic_rcv_data(&c->peer, &pcfg, &in, c->now, &a, &newly) &
-		    TONIC_RCV_SEND_ACK)
+		what = tonic_rcv_data(&c->peer, &pcfg, &in, c->now, &a, &newly);
+		check_delack(&c->peer, &pcfg, &in, what);
+		if (what & TONIC_RCV_SEND_ACK)
 			send_ack(c, &a);
 	}
 	if (c->state != TCP_CLOSE && tonic_rcv_delack(&c->peer, &a))
@@ -1077,7 +1100,7 @@ static void timers(struct conn *c, u64 delta)
  *       probes, dcqcn's byte counter at 10 kB; bit 7: the listener
  *       answers with SYN cookies, net.tonic.syncookies = 2),
  *   [1] protocol, [2] log2 K, [3] our signals (TONIC_SIG_* bits),
- *   [4] delack_segs, [5..6] C (big endian; at least TONIC_MIN_SEGMENT),
+ *   [4] delack_segs (low 2 bits) and delack_max (the rest), [5..6] C (big endian; at least TONIC_MIN_SEGMENT),
  *   [7] segments queued at the start, [8] length of a short last one,
  *   [9..12] base (its top 3 bits also set the cookie clock's minute)
  */
@@ -1116,7 +1139,8 @@ static void conn_init(struct conn *c, const u8 *pre)
 	c->cfg = (struct tonic_rcv_cfg){
 		.signals = c->signals, .window = c->window,
 		.seg_size = c->seg_size, .policy = TONIC_RCV_SACK,
-		.delack_segs = pre[4] % 4, .cnp_interval_ns = 50000,
+		.delack_segs = pre[4] % 4, .delack_max = max(pre[4] >> 2, 1),
+		.cnp_interval_ns = 50000,
 	};
 	tonic_rcv_init(&c->rcv, c->rbase);
 	c->rcv_low = c->rbase;
