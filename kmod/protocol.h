@@ -397,8 +397,8 @@ static inline struct tonic_request_sock *tonic_rsk(const struct request_sock *re
  * @offset: receive queue: bytes already read from this skb
  * @ce: the packet carried ECN CE
  * @udp: received: the packet came in UDP (its header pulled)
- * @batch: received: a GRO batch of DATA datagrams of one connection, the
- *	others on the first one's frag_list (sock/gro.c)
+ * @batch: received: a GRO batch of DATA datagrams of one connection: the
+ *	first's header, then their payloads (sock/gro.c)
  */
 struct tonic_skb_cb {
 	union {
@@ -737,7 +737,8 @@ struct sk_buff *tonic_gro_receive(struct sock *usk, struct list_head *head,
 				  struct sk_buff *skb);
 int tonic_gro_complete(struct sock *usk, struct sk_buff *skb, int nhoff);
 u32 tonic_batch_len(struct sk_buff *skb);
-struct sk_buff *tonic_batch_detach(struct sk_buff *skb, bool dst);
+struct sk_buff *tonic_batch_detach(struct net *net, struct sk_buff *skb,
+				   bool dst);
 int tonic_rcv_batch(struct sock *sk, struct sk_buff *skb);
 
 /* sock/ipv4.c / sock/ipv6.c */

@@ -62,3 +62,5 @@ TONIC_MIB(GRO_BATCHES, GroBatches)		/* GRO batches taken by a connection (2 or m
 TONIC_MIB(GRO_SEGS, GroSegs)			/* datagrams inside those batches */
 TONIC_MIB(ACKS_LATE, AcksLate)			/* ACKs below the cumulative ack: not duplicates */
 TONIC_MIB(RCV_COALESCE, RcvCoalesce)		/* in-order segments merged into the receive queue's last skb */
+TONIC_MIB(GRO_FAST_BATCHES, GroFastBatches)	/* GRO batches queued whole, as one skb (in order, in the window) */
+TONIC_MIB(GRO_FAST_SEGS, GroFastSegs)		/* segments inside those batches */

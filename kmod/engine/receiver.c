@@ -188,6 +188,42 @@ unsigned int tonic_rcv_take(struct tonic_rcv *r, const struct tonic_rcv_cfg *cfg
 	return TONIC_RCV_SEND_ACK;
 }
 
+bool tonic_rcv_run_ok(const struct tonic_rcv *r, const struct tonic_rcv_cfg *cfg,
+		      u32 seg, u32 n, bool ackfreq)
+{
+	u32 win = cfg->window && cfg->window < TONIC_RCV_WND ? cfg->window :
+		  TONIC_RCV_WND;
+
+	return cfg->batch && !r->held && seg == r->rcv_nxt && n && n <= win &&
+	       rcv_thresh(cfg, ackfreq) > 1 &&
+	       !(cfg->signals & TONIC_SIG_GRANT);
+}
+
+unsigned int tonic_rcv_take_run(struct tonic_rcv *r,
+				const struct tonic_rcv_cfg *cfg, u32 n,
+				u32 last_len, bool ackreq, bool ackfreq,
+				struct tonic_rcv_ack *ack)
+{
+	r->rcv_nxt += n;
+	r->delivered += n;
+	r->nack_gap = 0;
+	r->ackfreq = ackfreq;
+	/* A short last segment is acknowledged at once, the others with it. */
+	if (cfg->seg_size && last_len < cfg->seg_size) {
+		r->pending = 0;
+		r->due = 0;
+		ack->flags = TONIC_RF_SACK;
+		ack->cumack = r->rcv_nxt;
+		ack->sack = r->rcv_nxt - 1;
+		ack->grant = 0;
+		r->acks++;
+		return TONIC_RCV_SEND_ACK;
+	}
+	r->pending += n;
+	r->due |= ackreq;
+	return TONIC_RCV_ARM_DELACK;
+}
+
 unsigned int tonic_rcv_data(struct tonic_rcv *r, const struct tonic_rcv_cfg *cfg,
 			    struct tonic_rcv_seg *in, u64 now,
 			    struct tonic_rcv_ack *ack, u32 *newly)

@@ -206,6 +206,46 @@ unsigned int tonic_rcv_take(struct tonic_rcv *r, const struct tonic_rcv_cfg *cfg
 			    struct tonic_rcv_ack *ack, u32 *newly);
 
 /**
+ * tonic_rcv_run_ok() - may tonic_rcv_take_run() take @n segments from @seg?
+ * @r: state
+ * @cfg: settings
+ * @seg: the first segment's number
+ * @n: segments, numbered @seg to @seg + @n - 1
+ * @ackfreq: they are flagged ACKFREQ
+ *
+ * True when taking them one by one with tonic_rcv_take() would deliver
+ * each in order and decide nothing but a wait for the batch's end (and
+ * an ACK for a short last one): in a batch, nothing held out of order,
+ * @seg is rcv_nxt, all inside the window, more than one segment per ACK,
+ * no grants.  The caller excludes CE.
+ *
+ * Return: true if the run may be taken whole.
+ */
+bool tonic_rcv_run_ok(const struct tonic_rcv *r, const struct tonic_rcv_cfg *cfg,
+		      u32 seg, u32 n, bool ackfreq);
+
+/**
+ * tonic_rcv_take_run() - take @n in-order segments at once
+ * @r: state
+ * @cfg: settings
+ * @n: segments from rcv_nxt on (tonic_rcv_run_ok() said yes), all of
+ *	C bytes but the last
+ * @last_len: payload bytes of the last one
+ * @ackreq: one of them was flagged ACKREQ
+ * @ackfreq: they are flagged ACKFREQ
+ * @ack: filled in when TONIC_RCV_SEND_ACK is returned
+ *
+ * The same state and answer as @n calls of tonic_rcv_take() in a batch.
+ *
+ * Return: TONIC_RCV_SEND_ACK (a short last segment) or
+ * TONIC_RCV_ARM_DELACK (they wait for the batch's end).
+ */
+unsigned int tonic_rcv_take_run(struct tonic_rcv *r,
+				const struct tonic_rcv_cfg *cfg, u32 n,
+				u32 last_len, bool ackreq, bool ackfreq,
+				struct tonic_rcv_ack *ack);
+
+/**
  * tonic_rcv_data() - tonic_rcv_verdict() then tonic_rcv_take()
  * @r: state
  * @cfg: settings

@@ -64,7 +64,7 @@ static int tonic_batch_split(struct sk_buff *skb,
 {
 	struct sk_buff *next;
 
-	skb = tonic_batch_detach(skb, true);
+	skb = tonic_batch_detach(dev_net(skb->dev), skb, true);
 	skb_list_walk_safe(skb, skb, next) {
 		skb_mark_not_on_list(skb);
 		tonic_demux(skb, af);

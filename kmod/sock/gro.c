@@ -2,21 +2,30 @@
 /*
  * Tonic for Linux: GRO on the UDP wire.
  *
- * The UDP tunnel sockets' gro_receive/gro_complete (as VXLAN's and FOU's):
- * consecutive DATA datagrams of one connection that a local Tonic socket
- * owns are chained on the frag_list of the first one, each a whole
- * datagram at its Tonic header (the shape of skb_gro_receive_list(),
- * which is not exported).  The merged skb crosses IP and UDP once (one
- * input route, one UDP lookup, one checksum check that each datagram
- * passed in udp_gro_receive()) and reaches tonic_udp_encap_rcv(), whose
- * batch the socket takes with one lookup and one lock (input.c).
+ * The UDP tunnel sockets' gro_receive/gro_complete (as VXLAN's and FOU's)
+ * merge consecutive DATA datagrams of one connection that a local Tonic
+ * socket owns as TCP's GRO merges segments (skb_gro_receive(), which is
+ * not exported): a batch is the first datagram, its Tonic header
+ * included, followed by the payloads of the others, moved into its page
+ * fragments when theirs are all in fragments (their skbs go back to the
+ * NAPI cache at once), else chained on its frag_list pulled to the
+ * payload.  A datagram joins only if its header is the batch's but for
+ * seq, which must be the next (the first's + count), and ACKREQ; ack,
+ * sack, wnd and grant must be equal, else the batch is complete.  So a
+ * batch is one header, a count (gso_segs) and a segment size (gso_size):
+ * the socket queues an in-order one whole (input.c); anything else is
+ * cut back into datagrams (tonic_batch_detach()).  The merged skb
+ * crosses IP and UDP once (one input route, one UDP lookup, one
+ * checksum check that each datagram passed in udp_gro_receive()) and
+ * reaches tonic_udp_encap_rcv().
  *
  * Only DATA without flags is merged: control packets, and DATA that asks
  * for an immediate ACK (TONIC_F_ACKREQ), complete the batch of their
  * connection and go up alone after it, so no packet overtakes another
  * of its connection.  DATA of a sender that chose an ACK ratio
  * (TONIC_F_ACKFREQ) merges with or without ACKREQ: that ACKREQ asks for
- * the ACK the batch's end sends anyway (input.c).  A datagram shorter than the first ends the batch; a
+ * the ACK the batch's end sends anyway (input.c), and is kept as the
+ * first header's.  A datagram shorter than the first ends the batch; a
  * longer one, different IP TOS/TTL (so one ECN codepoint per batch) or
  * anything malformed completes it.  Nothing is merged for a connection
  * without a local socket: GRO of a forwarding namespace leaves Tonic
@@ -111,8 +120,8 @@ static int tonic_gro_ip_flush(struct sock *usk, struct sk_buff *p,
 }
 
 /*
- * skb_gro_receive_list(): chain @skb onto @p, pulled to its payload (its
- * Tonic header stays just before, in the linear part).
+ * skb_gro_receive()'s frag_list case: chain @skb onto @p, pulled to its
+ * payload.
  */
 static int tonic_gro_chain(struct sk_buff *p, struct sk_buff *skb)
 {
@@ -120,10 +129,6 @@ static int tonic_gro_chain(struct sk_buff *p, struct sk_buff *skb)
 		return -ENOMEM;
 	if (p->len + skb->len >= 65536)
 		return -E2BIG;
-	/* Its IP header stays in the headroom: a member that has to go
-	 * its own way later (tonic_batch_split()) still has it.
-	 */
-	skb_set_network_header(skb, NAPI_GRO_CB(skb)->network_offset);
 	if (NAPI_GRO_CB(p)->last == p)
 		skb_shinfo(p)->frag_list = skb;
 	else
@@ -137,6 +142,82 @@ static int tonic_gro_chain(struct sk_buff *p, struct sk_buff *skb)
 	p->truesize += skb->truesize;
 	p->len += skb->len;
 	skb_shinfo(p)->flags |= skb_shinfo(skb)->flags & SKBFL_SHARED_FRAG;
+	NAPI_GRO_CB(skb)->same_flow = 1;
+	return 0;
+}
+
+/*
+ * Does @th continue the batch whose first header is @th2: the next seq,
+ * the same ACK ratio choice, and ack, sack, wnd, check and grant equal?
+ */
+static bool tonic_gro_follows(const struct sk_buff *p,
+			      const struct tonichdr *th,
+			      const struct tonichdr *th2)
+{
+	return ntohl(th->seq) == ntohl(th2->seq) + NAPI_GRO_CB(p)->count &&
+	       !((th->flags ^ th2->flags) & TONIC_F_ACKFREQ) &&
+	       !memcmp(&th->ack, &th2->ack,
+		       TONIC_HDR_LEN - offsetof(struct tonichdr, ack));
+}
+
+/*
+ * skb_gro_receive(): append @skb's payload (at its GRO offset) to @p,
+ * its page fragments moved into the last skb of @p when they hold all of
+ * it, else @skb chained on @p's frag_list.  Nothing shared with a clone
+ * (a tap's, or the sender's over veth) is moved or changed.
+ */
+static int tonic_gro_merge(struct sk_buff *p, struct sk_buff *skb)
+{
+	struct skb_shared_info *pinfo, *skbinfo = skb_shinfo(skb);
+	struct sk_buff *lp = NAPI_GRO_CB(p)->last;
+	unsigned int offset = skb_gro_offset(skb);
+	unsigned int headlen = skb_headlen(skb);
+	unsigned int len = skb_gro_len(skb);
+	unsigned int delta, new_truesize;
+	int i = skbinfo->nr_frags;
+	skb_frag_t *frag, *frag2;
+
+	if (p->len + len >= 65536)
+		return -E2BIG;
+	/* As skb_gro_receive(): page pool pages stay among their own. */
+	if (p->pp_recycle != skb->pp_recycle)
+		return -E2BIG;
+	pinfo = skb_shinfo(lp);
+	if (skb_cloned(skb) || skb_cloned(lp) || skb_zcopy(skb) ||
+	    skb_zcopy(lp) || !i || headlen > offset ||
+	    offset - headlen >= skb_frag_size(&skbinfo->frags[0]) ||
+	    pinfo->nr_frags + i > MAX_SKB_FRAGS)
+		return tonic_gro_chain(p, skb);
+
+	offset -= headlen;
+	frag = pinfo->frags + pinfo->nr_frags + i;
+	frag2 = skbinfo->frags + i;
+	pinfo->nr_frags += i;
+	skbinfo->nr_frags = 0;
+	do {
+		*--frag = *--frag2;
+	} while (--i);
+	skb_frag_off_add(frag, offset);
+	skb_frag_size_sub(frag, offset);
+	pinfo->flags |= skbinfo->flags & SKBFL_SHARED_FRAG;
+
+	/* What moved is the fragments' truesize; the head goes back. */
+	new_truesize = SKB_TRUESIZE(skb_end_offset(skb));
+	delta = skb->truesize - new_truesize;
+	skb->truesize = new_truesize;
+	skb->len -= skb->data_len;
+	skb->data_len = 0;
+	NAPI_GRO_CB(skb)->free = NAPI_GRO_FREE;
+
+	NAPI_GRO_CB(p)->count++;
+	p->data_len += len;
+	p->truesize += delta;
+	p->len += len;
+	if (lp != p) {
+		lp->data_len += len;
+		lp->truesize += delta;
+		lp->len += len;
+	}
 	NAPI_GRO_CB(skb)->same_flow = 1;
 	return 0;
 }
@@ -160,7 +241,7 @@ struct sk_buff *tonic_gro_receive(struct sock *usk, struct list_head *head,
 	const struct tonichdr *th, *th2;
 	struct sk_buff *p, *pp = NULL;
 	int flush = 1, err;
-	bool merge;
+	bool merge, ackreq;
 	u32 len;
 
 	th = skb_gro_header(skb, off + TONIC_HDR_LEN, off);
@@ -185,17 +266,26 @@ struct sk_buff *tonic_gro_receive(struct sock *usk, struct list_head *head,
 		if (!merge)
 			goto out;
 		flush = 0;
+		/* An ACKREQ is kept in the first header, which must be ours
+		 * to change.
+		 */
+		ackreq = (th->flags & TONIC_F_ACKREQ) &&
+			 !(th2->flags & TONIC_F_ACKREQ);
 		if (len > skb_shinfo(p)->gso_size ||
+		    !tonic_gro_follows(p, th, th2) ||
+		    (ackreq && skb_cloned(p)) ||
 		    tonic_gro_ip_flush(usk, p, skb))
 			goto pull;
 		skb_gro_pull(skb, TONIC_HDR_LEN);
 		skb_gro_postpull_rcsum(skb, th, TONIC_HDR_LEN);
-		err = tonic_gro_chain(p, skb);
+		err = tonic_gro_merge(p, skb);
 		if (err) {
 			/* Full: start the next one; no memory: go up alone. */
 			flush = err != -E2BIG;
 			goto out;
 		}
+		if (ackreq)
+			((struct tonichdr *)th2)->flags |= TONIC_F_ACKREQ;
 		/* A short datagram is a write's last: nothing follows it. */
 		if (len == skb_shinfo(p)->gso_size &&
 		    NAPI_GRO_CB(p)->count < TONIC_GRO_MAX_SEGS)
@@ -237,77 +327,124 @@ int tonic_gro_complete(struct sock *usk, struct sk_buff *skb, int nhoff)
  * tonic_batch_len() - bytes of the first datagram of a received batch
  * @skb: a batch from tonic_gro_complete(), at its first Tonic header
  *
- * Return: its length, or 0 if the skb is not a coherent batch (the
- * lengths of the frag_list members and gso_size disagree).
+ * Return: its length, or 0 if the skb is not a coherent batch: gso_segs
+ * datagrams of gso_size bytes of payload, the last one 1 to gso_size.
  */
 u32 tonic_batch_len(struct sk_buff *skb)
 {
-	u32 first = TONIC_HDR_LEN + skb_shinfo(skb)->gso_size;
-	struct sk_buff *m;
-	u32 rest = 0;
+	u32 size = skb_shinfo(skb)->gso_size;
+	u32 n = skb_shinfo(skb)->gso_segs;
+	u32 data = skb->len - TONIC_HDR_LEN;
 
-	skb_walk_frags(skb, m)
-		rest += m->len;
-	return skb->len > rest && skb->len - rest == first ? first : 0;
+	if (n < 2 || n > TONIC_GRO_MAX_SEGS || !size ||
+	    skb->len <= TONIC_HDR_LEN ||
+	    data <= (n - 1) * size || data > n * size)
+		return 0;
+	return TONIC_HDR_LEN + size;
+}
+
+/*
+ * Datagram @i of a batch as a lone packet: the first's IP and UDP
+ * headers, its Tonic header with seq @i further on and its own length,
+ * and a copy of its payload.  The first datagram's ACKREQ (gathered
+ * there by GRO) goes on the last one.
+ */
+static struct sk_buff *tonic_batch_member(struct sk_buff *skb, u32 i,
+					  u32 off, u32 len, bool dst)
+{
+	const struct tonichdr *th = tonic_hdr(skb);
+	u32 nhlen = skb_network_header_len(skb);	/* IP and UDP */
+	bool last = i + 1 == skb_shinfo(skb)->gso_segs;
+	struct tonichdr *h;
+	struct sk_buff *m;
+
+	m = alloc_skb(nhlen + TONIC_HDR_LEN + len, GFP_ATOMIC);
+	if (!m)
+		return NULL;
+	skb_reserve(m, nhlen);
+	skb_reset_transport_header(m);
+	skb_set_network_header(m, -(int)nhlen);
+	memcpy(skb_network_header(m), skb_network_header(skb), nhlen);
+	h = skb_put_data(m, th, TONIC_HDR_LEN);
+	h->seq = htonl(ntohl(th->seq) + i);
+	h->len = htons(len);
+	if (!last)
+		h->flags &= ~TONIC_F_ACKREQ;
+	if (skb_copy_bits(skb, off, skb_put(m, len), len)) {
+		kfree_skb(m);
+		return NULL;
+	}
+	memcpy(m->cb, skb->cb, sizeof(m->cb));
+	TONIC_SKB_CB(m)->batch = 0;
+	m->protocol = skb->protocol;
+	m->pkt_type = skb->pkt_type;
+	m->mark = skb->mark;
+	m->skb_iif = skb->skb_iif;
+	m->dev = skb->dev;
+	m->ip_summed = CHECKSUM_UNNECESSARY;
+	if (dst)
+		skb_dst_copy(m, skb);
+	return m;
 }
 
 /**
  * tonic_batch_detach() - turn a batch into a list of lone datagrams
- * @skb: a batch, at its first Tonic header (TONIC_SKB_CB(@skb)->batch)
+ * @net: its namespace (counters)
+ * @skb: a batch, at its first Tonic header (TONIC_SKB_CB(@skb)->batch),
+ *	the header pulled into the linear part (tonic_hdr_bad())
  * @dst: give each datagram the first's route too (a lone packet's path
  *	may answer it with a reset, which looks at the route)
  *
- * Each member gets the first's control block (IP's, the CE mark), input
- * interface and transport header; its own IP header is in its headroom.
- * Members that cannot be unshared are dropped.
+ * The slow path of a batch that cannot be queued whole (out of order,
+ * CE, no socket, ...): each datagram after the first is rebuilt from the
+ * first's headers and a copy of its payload, with the first's control
+ * block (IP's, the CE mark), input interface and route; the first is
+ * trimmed to its own payload.  A datagram without memory is dropped (a
+ * loss the sender repairs).
  *
- * Return: the first datagram, the others on its ->next; NULL if @skb
- * could not be unshared (it is freed).
+ * Return: the first datagram, the others on its ->next; NULL if nothing
+ * is left (@skb is freed).
  */
-struct sk_buff *tonic_batch_detach(struct sk_buff *skb, bool dst)
+struct sk_buff *tonic_batch_detach(struct net *net, struct sk_buff *skb,
+				   bool dst)
 {
-	struct sk_buff *list, *m, *next, **tail;
-	u32 len = 0, truesize = 0;
+	u32 size = skb_shinfo(skb)->gso_size;
+	u32 n = skb_shinfo(skb)->gso_segs;
+	u32 first = TONIC_HDR_LEN + size;
+	struct sk_buff *list = NULL, **tail = &list, *m;
+	u32 i, off, len;
 
-	/* A tap's clone shares the frag_list: take our own. */
-	if (skb_unclone(skb, GFP_ATOMIC)) {
-		kfree_skb(skb);
-		return NULL;
-	}
-	list = skb_shinfo(skb)->frag_list;
-	skb_shinfo(skb)->frag_list = NULL;
-	tail = &skb->next;
-	for (m = list; m; m = next) {
-		next = m->next;
-		len += m->len;
-		truesize += m->truesize;
-		/* Shared with a tap's copy of the frag_list: its chain must
-		 * stay as it is, so change only our clone.
-		 */
-		m = skb_share_check(m, GFP_ATOMIC);
-		if (!m)
+	/* A tap's clone shares the fragments and frag_list: take our own
+	 * before trimming.
+	 */
+	if (skb_unclone(skb, GFP_ATOMIC))
+		goto drop;
+	for (i = 1, off = first; i < n && off < skb->len; i++, off += len) {
+		len = min_t(u32, size, skb->len - off);
+		m = tonic_batch_member(skb, i, off, len, dst);
+		if (!m) {
+			TONIC_INC_STATS(net, TONIC_MIB_DROP_MEM);
 			continue;
-		m->next = NULL;
-		memcpy(m->cb, skb->cb, sizeof(m->cb));
-		TONIC_SKB_CB(m)->batch = 0;
-		m->skb_iif = skb->skb_iif;
-		m->dev = skb->dev;
-		if (dst)
-			skb_dst_copy(m, skb);
-		__skb_push(m, TONIC_HDR_LEN);
-		skb_reset_transport_header(m);
+		}
 		*tail = m;
 		tail = &m->next;
 	}
 	*tail = NULL;
-	skb->len -= len;
-	skb->data_len -= len;
-	skb->truesize -= truesize;
 	skb_shinfo(skb)->gso_size = 0;
 	skb_shinfo(skb)->gso_segs = 0;
 	skb_shinfo(skb)->gso_type = 0;
 	skb->encapsulation = 0;
 	skb->ip_summed = CHECKSUM_UNNECESSARY;
 	TONIC_SKB_CB(skb)->batch = 0;
+	if (pskb_trim(skb, first))
+		goto drop;
+	/* What it holds now: its head and the fragments left. */
+	skb->truesize = SKB_TRUESIZE(skb_end_offset(skb)) + skb->data_len;
+	tonic_hdr(skb)->flags &= ~TONIC_F_ACKREQ;
+	skb->next = list;
 	return skb;
+drop:
+	TONIC_INC_STATS(net, TONIC_MIB_DROP_MEM);
+	kfree_skb(skb);
+	return list;
 }

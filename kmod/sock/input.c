@@ -115,11 +115,15 @@ static bool tonic_try_coalesce(struct sock *sk, struct sk_buff *skb,
 	return true;
 }
 
-/* Queue @skb in order; @held: it waited out of order, already charged. */
-static void tonic_queue_rcv(struct sock *sk, struct sk_buff *skb, bool held)
+/*
+ * Queue @skb, @segs segments in order; @held: it waited out of order,
+ * already charged.
+ */
+static void tonic_queue_rcv(struct sock *sk, struct sk_buff *skb, bool held,
+			    u32 segs)
 {
 	struct tonic_sock *tsk = tonic_sk(sk);
-	u32 len = skb->len, charged;
+	u32 len = skb->len, charged, per;
 
 	if (!tonic_try_coalesce(sk, skb, &charged)) {
 		if (!held)
@@ -136,8 +140,11 @@ static void tonic_queue_rcv(struct sock *sk, struct sk_buff *skb, bool held)
 		__skb_queue_tail(&sk->sk_receive_queue, skb);
 	}
 	/* What a segment costs the receive buffer: the window's unit. */
-	tsk->rcv_truesize = tsk->rcv_truesize ?
-			    (tsk->rcv_truesize * 7 + charged) / 8 : charged;
+	per = charged / segs;
+	if (!tsk->rcv_truesize)
+		tsk->rcv_truesize = per;
+	while (segs--)
+		tsk->rcv_truesize = (tsk->rcv_truesize * 7 + per) / 8;
 	tsk->stats.bytes_received += len;
 }
 
@@ -147,14 +154,14 @@ static void tonic_deliver(struct sock *sk, struct sk_buff *skb, u32 newly)
 	struct tonic_sock *tsk = tonic_sk(sk);
 	u32 seg = TONIC_SKB_CB(skb)->seg;
 
-	tonic_queue_rcv(sk, skb, false);
+	tonic_queue_rcv(sk, skb, false, 1);
 	while (--newly) {
 		struct sk_buff **slot = &tsk->ooo[++seg & (TONIC_RING - 1)];
 
 		skb = *slot;
 		*slot = NULL;
 		if (!WARN_ON_ONCE(!skb))
-			tonic_queue_rcv(sk, skb, true);
+			tonic_queue_rcv(sk, skb, true, 1);
 	}
 	if (tsk->rcv_batch)
 		tsk->rcv_batch_wake = true;	/* one wake-up, at its end */
@@ -616,12 +623,89 @@ static void tonic_batch_end(struct sock *sk)
 	tsk->rcv_batch_wake = false;
 }
 
+/*
+ * The fast path of a GRO batch (sock/gro.c): segments rcv_nxt to
+ * rcv_nxt + n - 1, all in the window, none CE, nothing held out of
+ * order.  Its ack and window are taken once, the receiver model takes
+ * the n segments together, and the skb goes to the receive queue whole,
+ * as TCP queues a GRO packet.  Every check a lone datagram passes in
+ * tonic_rcv_conn() and tonic_data_rcv() is made for each segment here or
+ * holds for all of them; anything else is left to the datagrams one by
+ * one (false), whose first then does not take the same ack again.
+ *
+ * Return: true if @skb was consumed.
+ */
+static bool tonic_batch_fast(struct sock *sk, struct sk_buff *skb)
+{
+	const struct tonichdr *th = tonic_hdr(skb);
+	struct tonic_sock *tsk = tonic_sk(sk);
+	u32 n = skb_shinfo(skb)->gso_segs, size = skb_shinfo(skb)->gso_size;
+	u32 seq = ntohl(th->seq) - (tsk->irs + 1);
+	u32 ack = ntohl(th->ack) - (tsk->iss + 1);
+	u32 last = skb->len - TONIC_HDR_LEN - (n - 1) * size;
+	bool ackfreq = th->flags & TONIC_F_ACKFREQ;
+	bool ackreq = th->flags & TONIC_F_ACKREQ;
+	u32 wnd = ntohs(th->wnd);
+	struct tonic_acc_view v;
+	struct tonic_rcv_cfg cfg;
+	struct tonic_rcv_ack ra;
+	unsigned int what;
+	u32 i;
+
+	if (th->type != TONIC_PKT_DATA || TONIC_SKB_CB(skb)->ce ||
+	    tsk->peer_fin || sock_flag(sk, SOCK_DEAD) ||
+	    !tonic_acc_data_state(sk->sk_state) || size != tsk->seg_size)
+		return false;
+	tonic_rcv_cfg(sk, &cfg);
+	if (!tonic_rcv_run_ok(&tsk->rcv, &cfg, seq, n, ackfreq))
+		return false;
+	for (i = 0; i < n; i++)
+		if (tonic_len_bad(&tsk->lens, &tsk->rcv, size, seq + i,
+				  i + 1 < n ? size : last))
+			return false;
+	tonic_acc_view_of(sk, &v);
+	if (tonic_acc_conn(&v, TONIC_PKT_DATA, seq, ack) != TONIC_ACC_OK ||
+	    tonic_acc_fin_acked(&v, ack) || !tonic_rmem_ok(sk, skb))
+		return false;
+
+	tonic_keepalive_rcv(sk);
+	tonic_ack_rcv(sk, ack, 0, 0, 0, wnd);
+	tsk->rcv_batch_acked = true;
+	tsk->rcv_batch_ack = ack;
+	tsk->rcv_batch_wnd = wnd;
+	/* The ACK may have changed the state; the datagrams then see it. */
+	if (sock_flag(sk, SOCK_DEAD) || !tonic_acc_data_state(sk->sk_state) ||
+	    seq != tsk->rcv.rcv_nxt || tsk->rcv.held)
+		return false;
+
+	tsk->stats.segs_in += n;
+	TONIC_SK_ADD_STATS(sk, TONIC_MIB_SEGS_IN, n);
+	what = tonic_rcv_take_run(&tsk->rcv, &cfg, n, last, ackreq, ackfreq,
+				  &ra);
+	for (i = 0; i < n; i++)
+		tonic_len_keep(&tsk->lens, &tsk->rcv, size, seq + i,
+			       i + 1 < n ? size : last, false);
+	skb_dst_drop(skb);
+	__skb_pull(skb, TONIC_HDR_LEN);
+	TONIC_SKB_CB(skb)->seg = seq;
+	TONIC_SKB_CB(skb)->offset = 0;
+	tonic_queue_rcv(sk, skb, false, n);
+	tsk->rcv_batch_wake = true;
+	if (what & TONIC_RCV_SEND_ACK)
+		tonic_send_ctl(sk, TONIC_PKT_ACK, 0, ra.sack, ra.flags, 0);
+	TONIC_SK_INC_STATS(sk, TONIC_MIB_GRO_FAST_BATCHES);
+	TONIC_SK_ADD_STATS(sk, TONIC_MIB_GRO_FAST_SEGS, n);
+	return true;
+}
+
 /**
  * tonic_rcv_batch() - receive a GRO batch of DATA datagrams (backlog_rcv)
  * @sk: the connection, bh-locked or owned
  * @skb: the batch (sock/gro.c), data at the first Tonic header
  *
- * Each datagram goes through tonic_rcv() as a lone one would, in order,
+ * A batch of exactly the next segments goes to the receive queue whole
+ * (tonic_batch_fast()).  Otherwise each datagram goes through tonic_rcv()
+ * as a lone one would, in order,
  * with every rule that asks for an immediate ACK (out of order, hole
  * filled, duplicate, CE, NACK, grants, short segments) as it is;
  * only the ACK that plain in-order segments would have had every
@@ -645,9 +729,13 @@ int tonic_rcv_batch(struct sock *sk, struct sk_buff *skb)
 	    atomic_read(&sk->sk_rmem_alloc) + (int)skb->truesize <=
 	    READ_ONCE(sk->sk_rcvbuf))
 		sk_rmem_schedule(sk, skb, skb->truesize);
-	/* A listener's path may answer with resets, which want routes. */
-	skb = tonic_batch_detach(skb, !whole);
 	tsk->rcv_batch = whole;
+	n = skb_shinfo(skb)->gso_segs;
+	if (whole && tonic_batch_fast(sk, skb))
+		goto end;
+	/* A listener's path may answer with resets, which want routes. */
+	skb = tonic_batch_detach(sock_net(sk), skb, !whole);
+	n = 0;
 	skb_list_walk_safe(skb, skb, next) {
 		skb_mark_not_on_list(skb);
 		/* The demux checked the first header, this the others. */
@@ -660,6 +748,7 @@ int tonic_rcv_batch(struct sock *sk, struct sk_buff *skb)
 	}
 	if (!whole)
 		return 0;
+end:
 	tonic_batch_end(sk);
 	if (n) {
 		TONIC_SK_INC_STATS(sk, TONIC_MIB_GRO_BATCHES);

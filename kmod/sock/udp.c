@@ -121,9 +121,12 @@ static int tonic_udp_encap_rcv(struct sock *sk, struct sk_buff *skb)
 	skb_postpull_rcsum(skb, udp_hdr(skb), sizeof(struct udphdr));
 	skb_reset_transport_header(skb);
 	/* A batch of datagrams from tonic_gro_complete() (gro.c): the only
-	 * GSO skb that reaches encap_rcv with a frag_list.
+	 * GSO skb that reaches encap_rcv (udp_unexpected_gso() segments
+	 * UDP_L4 and fraglist ones first).
 	 */
-	if (skb_is_gso(skb) && skb_has_frag_list(skb)) {
+	if (skb_is_gso(skb) &&
+	    (skb_shinfo(skb)->gso_type &
+	     (SKB_GSO_UDP_TUNNEL | SKB_GSO_UDP_TUNNEL_CSUM))) {
 		if (!tonic_batch_len(skb)) {
 			TONIC_INC_STATS(sock_net(sk), TONIC_MIB_DROP_MALFORMED);
 			kfree_skb(skb);

@@ -246,9 +246,80 @@ static void receiver_batch(void)
 	CHECK_EQ(ack.cumack, 35);
 }
 
+/*
+ * tonic_rcv_take_run() leaves the state and answer of n single takes in a
+ * batch: runs of 1 to 64 segments, full or short last, ACKREQ anywhere
+ * or nowhere, with and without ACKFREQ, over several thresholds.
+ */
+static void receiver_run(void)
+{
+	static const u8 th[] = { 2, 4, 16 };
+	unsigned int n, i, k, q, what1, what2, end1, end2;
+	struct tonic_rcv_ack a1, a2, e1, e2;
+	struct tonic_rcv r1, r2;
+	struct tonic_rcv_cfg b;
+	u32 newly, last, req;
+
+	for (k = 0; k < 3; k++) {
+		b = rcfg(true);
+		b.delack_segs = th[k];
+		b.delack_max = th[k] * 2;
+		for (n = 1; n <= 64; n++) {
+			for (q = 0; q < 8; q++) {
+				bool freq = q & 1, shrt = q & 2;
+
+				req = q & 4 ? n / 2 : n;	/* n: none */
+				last = shrt ? 700 : 1000;
+				tonic_rcv_init(&r1, 100);
+				r1.pending = 1;
+				r2 = r1;
+				what1 = TONIC_RCV_ARM_DELACK;
+				for (i = 0; i < n; i++) {
+					struct tonic_rcv_seg in = {
+						.seg = 100 + i, .ackfreq = freq,
+						.len = i + 1 < n ? 1000 : last,
+						.ackreq = i == req,
+					};
+
+					what1 = tonic_rcv_data(&r1, &b, &in, 0,
+							       &a1, &newly);
+				}
+				CHECK(tonic_rcv_run_ok(&r2, &b, 100, n, freq));
+				what2 = tonic_rcv_take_run(&r2, &b, n, last,
+							   req < n, freq, &a2);
+				CHECK_EQ(what2, what1);
+				if (what1 == TONIC_RCV_SEND_ACK)
+					CHECK(!memcmp(&a1, &a2, sizeof(a1)));
+				CHECK(!memcmp(&r1, &r2, sizeof(r1)));
+				end1 = tonic_rcv_batch_end(&r1, &b, &e1);
+				end2 = tonic_rcv_batch_end(&r2, &b, &e2);
+				CHECK_EQ(end2, end1);
+				if (end1 == TONIC_RCV_SEND_ACK)
+					CHECK(!memcmp(&e1, &e2, sizeof(e1)));
+			}
+		}
+	}
+	/* What a run may not be. */
+	tonic_rcv_init(&r1, 100);
+	CHECK(!tonic_rcv_run_ok(&r1, &b, 101, 4, false));	/* a hole */
+	b.window = 8;
+	CHECK(tonic_rcv_run_ok(&r1, &b, 100, 8, false));
+	CHECK(!tonic_rcv_run_ok(&r1, &b, 100, 9, false));	/* window */
+	b.delack_segs = 1;
+	CHECK(!tonic_rcv_run_ok(&r1, &b, 100, 4, false));	/* each ACKed */
+	CHECK(tonic_rcv_run_ok(&r1, &b, 100, 4, true));
+	b.signals |= TONIC_SIG_GRANT;
+	CHECK(!tonic_rcv_run_ok(&r1, &b, 100, 4, true));	/* grants */
+	b = rcfg(false);
+	CHECK(!tonic_rcv_run_ok(&r1, &b, 100, 4, false));	/* no batch */
+	b = rcfg(true);
+	r1.held = 1;
+	CHECK(!tonic_rcv_run_ok(&r1, &b, 100, 4, false));	/* held */
+}
+
 int main(void)
 {
-	tap_plan(8);
+	tap_plan(9);
 	TAP_RUN(default_ratio);
 	TAP_RUN(every_nth);
 	TAP_RUN(window_full);
@@ -257,5 +328,6 @@ int main(void)
 	TAP_RUN(grant_spent);
 	TAP_RUN(receiver_cap);
 	TAP_RUN(receiver_batch);
+	TAP_RUN(receiver_run);
 	return tap_exit();
 }

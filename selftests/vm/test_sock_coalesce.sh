@@ -8,7 +8,8 @@
 # skbs, reads of odd sizes, MSG_WAITALL, SO_RCVLOWAT, short segments from
 # 7-byte writes, a 32 KB SO_RCVBUF with a slow reader.  On the bench's
 # clean-nic path (A cuts its super-packets in software, GRO at vb) over
-# IPv4 and IPv6, with offloads off (the bench's clean path), and with one
+# IPv4 and IPv6 (where in-order GRO batches are queued whole, one skb
+# each), with offloads off (the bench's clean path), and with one
 # datagram per skb (net.tonic.gso_segs=1), where B receives clones of A's
 # skbs as on raw IP: B's socket gives the one that becomes the queue's
 # tail its own head so that later ones can be appended.  The UDP wire
@@ -20,7 +21,7 @@ TONIC_ENCAP=udp
 
 PY=selftests/vm/coalesce.py
 checks=$(python3 $PY --count)
-tap_plan $((4 * (checks + 2) + 12))
+tap_plan $((4 * (checks + 2) + 13))
 tmp=$(mktemp -d)
 cleanup() {
 	ns_cleanup
@@ -57,8 +58,13 @@ tap_check "two namespaces over veth" ns_setup
 tap_check "clean-nic: software GSO at va, GRO at vb" bash -c \
 	"ip netns exec $NS_A ethtool -K va tso off tx-udp-segmentation off &&
 	 ip netns exec $NS_B ethtool -K vb gro on"
+f0=$(tstat $NS_B GroFastBatches)
 run "clean-nic, IPv4" 7301
 run "clean-nic, IPv6" 7303 -6
+# In-order GRO batches reach the queue whole, one skb of many segments
+# (input.c, tonic_batch_fast()): the peeks and reads above crossed them.
+f=$(($(tstat $NS_B GroFastBatches) - f0))
+[ "$f" -gt 0 ]; tap_result $? "clean-nic: $f GRO batches queued whole as one skb each"
 tap_check "clean: offloads off at va and vb" bash -c \
 	"ip netns exec $NS_A ethtool -K va tso off gso off tx-udp-segmentation off &&
 	 ip netns exec $NS_B ethtool -K vb gro off"
