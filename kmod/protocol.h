@@ -213,10 +213,6 @@ enum {
  * @rcv_batch: a GRO batch is being taken (tonic_rcv_batch()): the ACK of
  *	plain in-order segments and the reader's wake-up wait for its end
  * @rcv_batch_wake: data was queued for the reader during the batch
- * @rcv_batch_acked: @rcv_batch_ack and @rcv_batch_wnd hold the ack and
- *	window of the batch's last datagram, already taken in
- * @rcv_batch_ack: that ack (relative)
- * @rcv_batch_wnd: that window
  * @fin_seg: segment number of our FIN once it is queued
  * @fin_queued: shutdown(SHUT_WR) or close(): FIN follows the data
  * @fin_sent: the FIN was sent at least once
@@ -293,9 +289,6 @@ struct tonic_sock {
 	struct tonic_rcv_lens lens;
 	bool rcv_batch;
 	bool rcv_batch_wake;
-	bool rcv_batch_acked;
-	u32 rcv_batch_ack;
-	u32 rcv_batch_wnd;
 
 	/* connection end */
 	u32 fin_seg;

@@ -525,14 +525,7 @@ static void tonic_rcv_conn(struct sock *sk, struct sk_buff *skb)
 			TONIC_SK_INC_STATS(sk, TONIC_MIB_DROP_MALFORMED);
 			goto drop;
 		}
-		/* In a batch, the same ack and window again change nothing. */
-		if (!tsk->rcv_batch || !tsk->rcv_batch_acked ||
-		    ack != tsk->rcv_batch_ack || wnd != tsk->rcv_batch_wnd) {
-			tonic_ack_rcv(sk, ack, 0, 0, 0, wnd);
-			tsk->rcv_batch_acked = tsk->rcv_batch;
-			tsk->rcv_batch_ack = ack;
-			tsk->rcv_batch_wnd = wnd;
-		}
+		tonic_ack_rcv(sk, ack, 0, 0, 0, wnd);
 		if (sock_flag(sk, SOCK_DEAD) &&
 		    !tonic_seg_before(seq, tsk->rcv.rcv_nxt)) {
 			/* New data for a socket nobody can read any more. */
@@ -609,7 +602,6 @@ static void tonic_batch_end(struct sock *sk)
 	unsigned int what = 0;
 
 	tsk->rcv_batch = false;
-	tsk->rcv_batch_acked = false;
 	if ((1 << sk->sk_state) & TONIC_DATA_STATES) {
 		tonic_rcv_cfg(sk, &cfg);
 		what = tonic_rcv_batch_end(&tsk->rcv, &cfg, &ack);
@@ -670,9 +662,6 @@ static bool tonic_batch_fast(struct sock *sk, struct sk_buff *skb)
 
 	tonic_keepalive_rcv(sk);
 	tonic_ack_rcv(sk, ack, 0, 0, 0, wnd);
-	tsk->rcv_batch_acked = true;
-	tsk->rcv_batch_ack = ack;
-	tsk->rcv_batch_wnd = wnd;
 	/* The ACK may have changed the state; the datagrams then see it. */
 	if (sock_flag(sk, SOCK_DEAD) || !tonic_acc_data_state(sk->sk_state) ||
 	    seq != tsk->rcv.rcv_nxt || tsk->rcv.held)
