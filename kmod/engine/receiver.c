@@ -188,6 +188,18 @@ unsigned int tonic_rcv_take(struct tonic_rcv *r, const struct tonic_rcv_cfg *cfg
 	return TONIC_RCV_SEND_ACK;
 }
 
+/* One ACK for every in-order segment taken so far. */
+static void rcv_ack_all(struct tonic_rcv *r, struct tonic_rcv_ack *ack)
+{
+	r->pending = 0;
+	r->due = 0;
+	ack->flags = TONIC_RF_SACK;
+	ack->cumack = r->rcv_nxt;
+	ack->sack = r->rcv_nxt - 1;
+	ack->grant = 0;
+	r->acks++;
+}
+
 bool tonic_rcv_run_ok(const struct tonic_rcv *r, const struct tonic_rcv_cfg *cfg,
 		      u32 seg, u32 n, bool ackfreq)
 {
@@ -210,13 +222,7 @@ unsigned int tonic_rcv_take_run(struct tonic_rcv *r,
 	r->ackfreq = ackfreq;
 	/* A short last segment is acknowledged at once, the others with it. */
 	if (cfg->seg_size && last_len < cfg->seg_size) {
-		r->pending = 0;
-		r->due = 0;
-		ack->flags = TONIC_RF_SACK;
-		ack->cumack = r->rcv_nxt;
-		ack->sack = r->rcv_nxt - 1;
-		ack->grant = 0;
-		r->acks++;
+		rcv_ack_all(r, ack);
 		return TONIC_RCV_SEND_ACK;
 	}
 	r->pending += n;
@@ -236,13 +242,7 @@ bool tonic_rcv_delack(struct tonic_rcv *r, struct tonic_rcv_ack *ack)
 {
 	if (!r->pending)
 		return false;
-	r->pending = 0;
-	r->due = 0;
-	ack->flags = TONIC_RF_SACK;
-	ack->cumack = r->rcv_nxt;
-	ack->sack = r->rcv_nxt - 1;
-	ack->grant = 0;
-	r->acks++;
+	rcv_ack_all(r, ack);
 	return true;
 }
 
