@@ -709,7 +709,7 @@ int tonic_rcv_batch(struct sock *sk, struct sk_buff *skb)
 	bool whole = (1 << sk->sk_state) & TONIC_DATA_STATES;
 	struct tonic_sock *tsk = tonic_sk(sk);
 	struct sk_buff *next;
-	u32 n = 0;
+	u32 n;
 
 	/* One reservation of receive memory for the whole batch, not one
 	 * per datagram (tonic_rmem_ok() still checks each).
