@@ -83,11 +83,14 @@ struct tonic_mib {
  * @challenge_count: challenge ACKs left in that second
  * @gso_segs: most datagrams in one UDP GSO super-packet; 1 = no GSO
  * @delack_max: @delack_segs for a sender that chose an ACK ratio
+ * @early_demux: 1 = register the early demux hooks once @edemux_used
  * @udp_lock: serialises opening and closing @udp_sock4 and @udp_sock6
  * @udp_sock4: kernel UDP tunnel socket bound to @udp_bound (or NULL)
  * @udp_sock6: the same for IPv6
  * @udp_bound: the port the tunnel sockets are bound to; 0 = none
  * @udp_failed: the port that last failed to bind (logged once)
+ * @edemux_used: a Tonic socket connected or listened here (edemux.c)
+ * @edemux_on: the early demux hooks are registered
  */
 struct tonic_net {
 	struct net *net;
@@ -117,11 +120,14 @@ struct tonic_net {
 	u32 challenge_count;
 	int gso_segs;
 	int delack_max;
+	int early_demux;
 	struct mutex udp_lock;
 	struct socket *udp_sock4;
 	struct socket *udp_sock6;
 	int udp_bound;
 	int udp_failed;
+	bool edemux_used;
+	bool edemux_on;
 };
 
 /* net.tonic.encap */
@@ -704,6 +710,13 @@ void tonic_timer_work(struct sock *sk);
 /* sock/udp.c */
 int tonic_udp_net_init(struct net *net);
 void tonic_udp_net_exit(struct net *net);
+
+/* edemux.c */
+void tonic_rx_dst_keep(struct sock *sk, const struct sk_buff *skb);
+void tonic_rx_dst_forget(struct sock *sk);
+void tonic_edemux_enable(struct net *net);
+void tonic_edemux_sync(struct net *net);
+void tonic_edemux_net_exit(struct net *net);
 void tonic_udp_choose(struct sock *sk);
 void tonic_udp_set_sport(struct sock *sk);
 __be16 tonic_udp4_sport(__be32 saddr, __be32 daddr, __be16 sport,

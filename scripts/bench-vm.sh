@@ -239,6 +239,17 @@ for p in "${tonic_progs[@]}"; do
 done
 [ -n "$prog_reason" ] && log "Tonic programs other than the default: n/a ($prog_reason)"
 
+# Tonic's early demux hooks (net.tonic.early_demux) see every IP packet of
+# a namespace where Tonic sockets live, TCP's too: TCP runs without them,
+# as on a host without tonic.ko.
+tonic_edemux() { # tonic_edemux STACK
+	local v=0 ns
+	case $1 in *tonic*) v=1 ;; esac
+	for ns in $A $B; do
+		ip netns exec $ns sysctl -qw net.tonic.early_demux=$v 2>/dev/null
+	done
+}
+
 want() { # want LIST NAME: NAME is in the space-separated LIST (or LIST is empty)
 	[ -z "$1" ] && return 0
 	case " $1 " in *" $2 "*) return 0 ;; esac
@@ -269,6 +280,7 @@ run_one() { # run_one PATH NETEM STACK STACK_ARGS MODE
 		err="tonic-perf server did not start"
 	fi
 	: >"$f.out"
+	tonic_edemux "$stack"
 	local a0=null a1=null b0=null b1=null
 	if [ -z "$err" ]; then
 		# Segments per skb: the counters of both ends around a clean
@@ -524,6 +536,7 @@ app_run() { # app_run STACK REP [tonic run --]
 	local stack=$1 r=$2 f
 	shift 2
 	f=$out/app.$stack.$r
+	tonic_edemux "$stack"
 	ip netns exec $B timeout -k 5 $((dur + 60)) "$@" iperf3 -s -1 -J -B 10.77.0.2 \
 		-p 5301 >"$f.s.json" 2>"$f.s.err" &
 	local spid=$!
@@ -577,9 +590,11 @@ if [ "${BENCH_APPS:-1}" != 0 ]; then
 				[ "$r" = 1 ] && log "app $app: n/a ($miss is not installed)"
 				continue
 			fi
+			tonic_edemux "$app-tcp"
 			app_$app "$app-tcp" 2>>"$out/apps.log"
 			app_record "$app-tcp" "$r" $?
 			[ -n "$tonic_reason" ] && continue
+			tonic_edemux "$app-tonic-run"
 			app_$app "$app-tonic-run" build/tonic run -- 2>>"$out/apps.log"
 			app_record "$app-tonic-run" "$r" $?
 		done

@@ -64,3 +64,4 @@ TONIC_MIB(ACKS_LATE, AcksLate)			/* ACKs below the cumulative ack: not duplicate
 TONIC_MIB(RCV_COALESCE, RcvCoalesce)		/* in-order segments merged into the receive queue's last skb */
 TONIC_MIB(GRO_FAST_BATCHES, GroFastBatches)	/* GRO batches queued whole, as one skb (in order, in the window) */
 TONIC_MIB(GRO_FAST_SEGS, GroFastSegs)		/* segments inside those batches */
+TONIC_MIB(EARLY_DEMUX, EarlyDemux)		/* packets given their connection's kept route */

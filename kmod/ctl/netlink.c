@@ -851,6 +851,8 @@ int tonic_nl_config_set_doit(struct sk_buff *skb, struct genl_info *info)
 			WRITE_ONCE(*nl_config_field(tn, attr),
 				   nla_get_u32(info->attrs[attr]));
 	mutex_unlock(&tonic_nl_mutex);
+	if (info->attrs[TONIC_A_CONFIG_EARLY_DEMUX])
+		tonic_edemux_sync(net);
 
 	if (genl_has_listeners(&tonic_nl_family, net, TONIC_NLGRP_EVENTS)) {
 		ntf = nl_config_msg(net, NULL, TONIC_CMD_CONFIG_NTF);

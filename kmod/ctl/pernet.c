@@ -75,6 +75,7 @@ static void __net_exit tonic_net_exit(struct net *net)
 {
 	struct tonic_net *tn = tonic_pernet(net);
 
+	tonic_edemux_net_exit(net);
 	tonic_udp_net_exit(net);
 	tonic_mib_net_exit(net);
 	tonic_sysctl_net_exit(net);

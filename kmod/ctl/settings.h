@@ -73,3 +73,7 @@ TONIC_SETTING(gso_segs, GSO_SEGS, 64, 1, 64)
  * chose an ACK ratio and asks for its ACKs itself (TONIC_F_ACKFREQ)
  */
 TONIC_SETTING(delack_max, DELACK_MAX, 16, 1, 255)
+/* early demux of received packets (edemux.c): 1 on, 0 off (the netfilter
+ * hooks are removed); on also needs net.ipv4.ip_early_demux
+ */
+TONIC_SETTING(early_demux, EARLY_DEMUX, 1, 0, 1)

@@ -35,6 +35,19 @@ static struct ctl_table tonic_sysctl_template[] = {
 };
 #undef TONIC_SETTING
 
+/* Writing net.tonic.early_demux registers or removes the hooks at once. */
+static int tonic_sysctl_early_demux(const struct ctl_table *table, int write,
+				    void *buffer, size_t *lenp, loff_t *ppos)
+{
+	struct tonic_net *tn = container_of((int *)table->data,
+					    struct tonic_net, early_demux);
+	int err = proc_dointvec_minmax(table, write, buffer, lenp, ppos);
+
+	if (!err && write)
+		tonic_edemux_sync(tn->net);
+	return err;
+}
+
 /**
  * tonic_sysctl_net_init() - register net.tonic.* for @net
  * @net: the namespace
@@ -51,8 +64,12 @@ int tonic_sysctl_net_init(struct net *net)
 			GFP_KERNEL);
 	if (!table)
 		return -ENOMEM;
-	for (i = 0; i < ARRAY_SIZE(tonic_sysctl_template); i++)
+	for (i = 0; i < ARRAY_SIZE(tonic_sysctl_template); i++) {
+		if ((uintptr_t)table[i].data ==
+		    offsetof(struct tonic_net, early_demux))
+			table[i].proc_handler = tonic_sysctl_early_demux;
 		table[i].data = (char *)tn + (uintptr_t)table[i].data;
+	}
 
 	tn->sysctl_hdr = register_net_sysctl_sz(net, "net/tonic", table,
 						ARRAY_SIZE(tonic_sysctl_template));

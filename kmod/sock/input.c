@@ -561,6 +561,9 @@ int tonic_rcv(struct sock *sk, struct sk_buff *skb)
 {
 	bool consumed;
 
+	/* For the next packets' early demux (edemux.c). */
+	if ((1 << sk->sk_state) & ~(TCPF_LISTEN | TCPF_CLOSE))
+		tonic_rx_dst_keep(sk, skb);
 	if (TONIC_SKB_CB(skb)->batch)
 		return tonic_rcv_batch(sk, skb);
 	switch (sk->sk_state) {

@@ -401,6 +401,7 @@ int tonic_disconnect(struct sock *sk, int flags)
 	WRITE_ONCE(sk->sk_shutdown, 0);
 	sock_reset_flag(sk, SOCK_DONE);
 	__sk_dst_reset(sk);
+	tonic_rx_dst_forget(sk);
 	sk_error_report(sk);
 	return 0;
 }

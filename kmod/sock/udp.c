@@ -263,6 +263,7 @@ fail:
  * Opens (or moves) the namespace's UDP tunnel sockets when
  * net.tonic.encap asks for UDP, and sets tonic_sk(@sk)->udp: UDP if
  * asked for and the port is bound, else raw IP (counted in UdpFallback).
+ * The namespace's first connection also turns early demux on.
  */
 void tonic_udp_choose(struct sock *sk)
 {
@@ -280,6 +281,7 @@ void tonic_udp_choose(struct sock *sk)
 			TONIC_INC_STATS(sock_net(sk), TONIC_MIB_UDP_FALLBACK);
 	}
 	tonic_sk(sk)->udp = udp;
+	tonic_edemux_enable(sock_net(sk));
 }
 
 /**

@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tonic for Linux: early demux, so that a connection's packets skip the
+ * input route lookup and, on the UDP wire, the UDP socket lookup.
+ *
+ * TCP gets both from ip_rcv_finish_core(): its early_demux finds the
+ * established socket and reuses the input route cached in sk_rx_dst.  That
+ * hook is TCP's and UDP's only; UDP's finds connected sockets only, and
+ * Tonic's tunnel sockets are bound to the wildcard address.  So each
+ * family registers a netfilter PRE_ROUTING hook that does what TCP's
+ * early demux does, for Tonic connections:
+ *
+ * - it looks the packet's connection up in the established table, by the
+ *   Tonic ports (after the UDP header on the UDP wire);
+ * - if the connection has cached the input route of its last packet from
+ *   the same device (tonic_rx_dst_keep()) and the route is still valid,
+ *   it attaches that route, so ip_rcv_finish_core() does not route;
+ * - on the UDP wire it also attaches the namespace's tunnel socket as a
+ *   prefetched socket (what bpf_sk_assign() does), so udp_rcv() takes it
+ *   instead of looking the port up.
+ *
+ * The hook runs after every other PRE_ROUTING hook, NAT included, so it
+ * sees the addresses routing would.  It changes nothing else: a packet
+ * that is not a Tonic connection's, or not for this host, is routed as
+ * before (a namespace that forwards Tonic traffic has no socket for it).
+ * net.ipv4.ip_early_demux turns it off, as it does TCP's and UDP's.
+ * The hooks are registered when a namespace's first Tonic socket
+ * connects or listens, and stay until the namespace goes away or
+ * net.tonic.early_demux is set to 0.  Every IP packet of such a namespace
+ * passes them; one that is neither UDP nor Tonic leaves after a compare
+ * (plus netfilter's call: about 80 guest instructions per TCP segment
+ * in the benchmark, which is why the switch removes the hooks).
+ */
+#include <linux/netfilter.h>
+#include <linux/netfilter_ipv4.h>
+#include <linux/netfilter_ipv6.h>
+#include <linux/udp.h>
+#include <net/inet6_hashtables.h>
+#include <net/inet_hashtables.h>
+#include <net/ip.h>
+#include <net/ip6_fib.h>
+#include <net/ipv6.h>
+#include <net/sock.h>
+
+#include "protocol.h"
+
+/**
+ * tonic_rx_dst_keep() - cache the input route of a connection's packets
+ * @sk: a connection taking data, locked (or owned by the user)
+ * @skb: a packet for it that came through routing or early demux
+ *
+ * As TCP's sk_rx_dst_set(): the route and its device are what the early
+ * demux hook checks before reusing it.  The old route is released when
+ * another replaces it; the socket's destructor releases the last.
+ */
+void tonic_rx_dst_keep(struct sock *sk, const struct sk_buff *skb)
+{
+	struct dst_entry *dst = skb_dst(skb);
+	struct dst_entry *old;
+
+	old = rcu_dereference_protected(sk->sk_rx_dst,
+					lockdep_sock_is_held(sk));
+	if (likely(old == dst && sk->sk_rx_dst_ifindex == skb->skb_iif))
+		return;
+	if (!dst || !dst_hold_safe(dst))
+		return;
+	rcu_assign_pointer(sk->sk_rx_dst, dst);
+	sk->sk_rx_dst_ifindex = skb->skb_iif;
+#if IS_ENABLED(CONFIG_IPV6)
+	if (skb->protocol == htons(ETH_P_IPV6))
+		sk->sk_rx_dst_cookie = rt6_get_cookie(dst_rt6_info(dst));
+#endif
+	dst_release(old);
+}
+
+/**
+ * tonic_rx_dst_forget() - drop the cached input route
+ * @sk: a connection going back to CLOSE, locked
+ */
+void tonic_rx_dst_forget(struct sock *sk)
+{
+	dst_release(unrcu_pointer(xchg(&sk->sk_rx_dst, NULL)));
+}
+
+/*
+ * The Tonic ports of @skb, whose @proto header starts at @off, and the
+ * tunnel socket to prefetch on the UDP wire.  Return: false if the
+ * packet is not a Tonic one.
+ */
+static bool tonic_edemux_ports(struct sk_buff *skb, u8 proto, u32 off,
+			       struct socket *tunnel, __be16 *ports,
+			       struct sock **usk)
+{
+	const __be16 *p;
+	__be16 buf[2];
+
+	*usk = NULL;
+	if (proto == IPPROTO_UDP) {
+		const struct udphdr *uh;
+		struct udphdr _uh;
+
+		/* A port change closes the tunnel under us: both the
+		 * socket and its sock are freed after a grace period.
+		 */
+		*usk = tunnel ? READ_ONCE(tunnel->sk) : NULL;
+		if (!*usk)
+			return false;
+		uh = skb_header_pointer(skb, off, sizeof(_uh), &_uh);
+		if (!uh || uh->dest != inet_sk(*usk)->inet_sport)
+			return false;
+		off += sizeof(*uh);
+	} else if (proto != tonic_protocol) {
+		return false;
+	}
+	/* source and dest open the Tonic header */
+	p = skb_header_pointer(skb, off, sizeof(buf), buf);
+	if (!p)
+		return false;
+	ports[0] = p[0];
+	ports[1] = p[1];
+	return true;
+}
+
+/*
+ * Attach @sk's cached route, if still valid, and the tunnel socket @usk
+ * if any.  Consumes the lookup's reference on @sk.
+ */
+static void tonic_edemux_attach(struct sk_buff *skb, struct sock *sk,
+				struct sock *usk)
+{
+	struct dst_entry *dst;
+
+	if (!sk_fullsock(sk))
+		goto out;
+	dst = rcu_dereference(sk->sk_rx_dst);
+	if (!dst || sk->sk_rx_dst_ifindex != skb->skb_iif)
+		goto out;
+	dst = dst_check(dst, sk->sk_rx_dst_cookie);
+	if (!dst)
+		goto out;
+	skb_dst_set_noref(skb, dst);
+	/* UDP sockets are RCU-freed: the prefetch holds no reference. */
+	if (usk) {
+		skb->sk = usk;
+		skb->destructor = sock_pfree;
+	}
+	TONIC_INC_STATS(sock_net(sk), TONIC_MIB_EARLY_DEMUX);
+out:
+	sock_gen_put(sk);
+}
+
+/* First, so that other traffic pays the least: UDP or raw Tonic? */
+static bool tonic_edemux_proto(u8 proto)
+{
+	return proto == IPPROTO_UDP || proto == tonic_protocol;
+}
+
+/* What ip_rcv_finish_core()'s own early demux asks of a packet. */
+static bool tonic_edemux_wanted(const struct net *net, struct sk_buff *skb)
+{
+	return READ_ONCE(net->ipv4.sysctl_ip_early_demux) &&
+	       skb->pkt_type == PACKET_HOST && !skb_dst(skb) && !skb->sk &&
+	       !netif_is_l3_slave(skb->dev);
+}
+
+static unsigned int tonic_v4_edemux(void *priv, struct sk_buff *skb,
+				    const struct nf_hook_state *state)
+{
+	const struct iphdr *iph = ip_hdr(skb);
+	struct sock *sk, *usk;
+	__be16 ports[2];
+
+	if (!tonic_edemux_proto(iph->protocol) ||
+	    !tonic_edemux_wanted(state->net, skb) || ip_is_fragment(iph) ||
+	    !tonic_edemux_ports(skb, iph->protocol, ip_hdrlen(skb),
+				READ_ONCE(tonic_pernet(state->net)->udp_sock4), ports,
+				&usk))
+		return NF_ACCEPT;
+	sk = __inet_lookup_established(state->net, &tonic_hashinfo,
+				       iph->saddr, ports[0], iph->daddr,
+				       ntohs(ports[1]), skb->skb_iif, 0);
+	if (sk)
+		tonic_edemux_attach(skb, sk, usk);
+	return NF_ACCEPT;
+}
+
+#if IS_ENABLED(CONFIG_IPV6)
+static unsigned int tonic_v6_edemux(void *priv, struct sk_buff *skb,
+				    const struct nf_hook_state *state)
+{
+	const struct ipv6hdr *ip6h = ipv6_hdr(skb);
+	struct sock *sk, *usk;
+	__be16 ports[2];
+
+	/* No extension headers: the common case, as for GRO. */
+	if (!tonic_edemux_proto(ip6h->nexthdr) ||
+	    !tonic_edemux_wanted(state->net, skb) ||
+	    !tonic_edemux_ports(skb, ip6h->nexthdr, sizeof(*ip6h),
+				READ_ONCE(tonic_pernet(state->net)->udp_sock6), ports,
+				&usk))
+		return NF_ACCEPT;
+	sk = __inet6_lookup_established(state->net, &tonic_hashinfo,
+					&ip6h->saddr, ports[0], &ip6h->daddr,
+					ntohs(ports[1]), inet6_iif(skb), 0);
+	if (sk)
+		tonic_edemux_attach(skb, sk, usk);
+	return NF_ACCEPT;
+}
+#endif
+
+/* After every other hook (NAT's included): see the file comment. */
+static const struct nf_hook_ops tonic_edemux_ops[] = {
+	{
+		.hook		= tonic_v4_edemux,
+		.pf		= NFPROTO_IPV4,
+		.hooknum	= NF_INET_PRE_ROUTING,
+		.priority	= NF_IP_PRI_LAST,
+	},
+#if IS_ENABLED(CONFIG_IPV6)
+	{
+		.hook		= tonic_v6_edemux,
+		.pf		= NFPROTO_IPV6,
+		.hooknum	= NF_INET_PRE_ROUTING,
+		.priority	= NF_IP6_PRI_LAST,
+	},
+#endif
+};
+
+/* Called with udp_lock. */
+static void __tonic_edemux_sync(struct net *net, struct tonic_net *tn)
+{
+	bool want = tn->edemux_used && READ_ONCE(tn->early_demux);
+
+	if (want == tn->edemux_on)
+		return;
+	if (want && nf_register_net_hooks(net, tonic_edemux_ops,
+					  ARRAY_SIZE(tonic_edemux_ops)))
+		return;		/* no early demux, nothing else lost */
+	if (!want)
+		nf_unregister_net_hooks(net, tonic_edemux_ops,
+					ARRAY_SIZE(tonic_edemux_ops));
+	WRITE_ONCE(tn->edemux_on, want);
+}
+
+/**
+ * tonic_edemux_enable() - a Tonic socket connects or listens in @net
+ * @net: its namespace
+ *
+ * Registers the namespace's hooks the first time, if net.tonic.early_demux
+ * is on: namespaces without Tonic connections keep their packets off them.
+ */
+void tonic_edemux_enable(struct net *net)
+{
+	struct tonic_net *tn = tonic_pernet(net);
+
+	if (READ_ONCE(tn->edemux_used))
+		return;
+	mutex_lock(&tn->udp_lock);
+	tn->edemux_used = true;
+	__tonic_edemux_sync(net, tn);
+	mutex_unlock(&tn->udp_lock);
+}
+
+/**
+ * tonic_edemux_sync() - net.tonic.early_demux was written
+ * @net: the namespace
+ *
+ * Registers or removes the hooks to match; in process context.
+ */
+void tonic_edemux_sync(struct net *net)
+{
+	struct tonic_net *tn = tonic_pernet(net);
+
+	mutex_lock(&tn->udp_lock);
+	__tonic_edemux_sync(net, tn);
+	mutex_unlock(&tn->udp_lock);
+}
+
+/**
+ * tonic_edemux_net_exit() - remove @net's hooks (after a grace period)
+ * @net: namespace going away
+ */
+void tonic_edemux_net_exit(struct net *net)
+{
+	struct tonic_net *tn = tonic_pernet(net);
+
+	mutex_lock(&tn->udp_lock);
+	tn->edemux_used = false;
+	__tonic_edemux_sync(net, tn);
+	mutex_unlock(&tn->udp_lock);
+}

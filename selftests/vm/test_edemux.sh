@@ -1,0 +1,142 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Early demux (kmod/sock/edemux.c): a connection's packets reuse the input
+# route of its last packet instead of being routed, as TCP's do.  With
+# UDP segmentation off on both veths (one datagram per packet, no GRO),
+# each transfer checks, besides SHA-256 end to end:
+# - EarlyDemux (tonic_stat) at the receiver counts every data packet but
+#   the few that come before the connection has a route to reuse, and
+#   at the sender nearly every ACK;
+# - the receiver's route lookups (the FIB's own counter) stay a handful,
+#   where without early demux there is at least one per data packet;
+# on the UDP wire and on raw IP, over IPv4 and IPv6 (EarlyDemux only:
+# IPv6 has no lookup counter).  net.tonic.early_demux=0 removes the hooks
+# and net.ipv4.ip_early_demux=0 turns them off: no packet is early-demuxed
+# and every data packet is routed; 1 brings them back.  A route change
+# during a transfer (the cached routes become stale) loses nothing.
+cd "$(dirname "$0")/../.." || exit 1
+TONIC_ENCAP=udp		# both wires are set per namespace below
+. selftests/vm/lib.sh
+
+tap_plan 42
+tmp=$(mktemp -d)
+cleanup() {
+	ns_cleanup
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+MB=2000000
+
+client() {
+	ip netns exec $NS_A timeout 120 $XFER client "$@"
+}
+
+# fib_gets NS: FIB lookups in NS so far (CONFIG_IP_FIB_TRIE_STATS's gets,
+# every table): one per routed packet, none for one early-demuxed.
+fib_gets() {
+	ip netns exec "$1" awk '$1 == "gets" { n += $3 } END { print n + 0 }' \
+		/proc/net/fib_triestat
+}
+
+both() {
+	ip netns exec $NS_A sysctl -qw "$1" && ip netns exec $NS_B sysctl -qw "$1"
+}
+
+# xfer NAME ARGS...: one transfer; NAME.* hold the counters' deltas:
+# EarlyDemux at B (ed_b) and A (ed_a), data segments B took (segs_b),
+# ACKs A took (acks_a), B's route lookups (routes).
+xfer() {
+	local name=$1 e0 f0 s0 a0 r0 out
+	shift
+	e0=$(tstat $NS_B EarlyDemux) f0=$(tstat $NS_A EarlyDemux)
+	s0=$(tstat $NS_B SegsIn) a0=$(tstat $NS_A AcksIn) r0=$(fib_gets $NS_B)
+	out=$(client "$@")
+	ed_b=$(($(tstat $NS_B EarlyDemux) - e0))
+	ed_a=$(($(tstat $NS_A EarlyDemux) - f0))
+	segs_b=$(($(tstat $NS_B SegsIn) - s0))
+	acks_a=$(($(tstat $NS_A AcksIn) - a0))
+	routes=$(($(fib_gets $NS_B) - r0))
+	echo "# $name: EarlyDemux B $ed_b A $ed_a, SegsIn B $segs_b, AcksIn A $acks_a, B route lookups $routes"
+	tap_xfer "$out" "$name: $((MB / 1000000)) MB, SHA-256 matches"
+}
+
+# demuxed NAME: the transfer's data and ACKs were early-demuxed (all but
+# the first few: the handshake and what came before a route was kept).
+demuxed() {
+	[ "$segs_b" -ge 1000 ] && [ "$ed_b" -ge $((segs_b - 3)) ] &&
+		[ "$ed_b" -le $((segs_b + 3)) ]
+	tap_result $? "$1: B early-demuxed $ed_b of $segs_b data packets"
+	[ "$ed_a" -ge $((acks_a - 3)) ] && [ "$ed_a" -le $((acks_a + 3)) ]
+	tap_result $? "$1: A early-demuxed $ed_a of $acks_a ACKs"
+}
+
+tap_check "insmod tonic.ko" insmod "$TONIC_KO"
+tap_check "two namespaces over veth" ns_setup
+tap_check "net.tonic.early_demux is 1 by default" \
+	test "$(ip netns exec $NS_A sysctl -n net.tonic.early_demux)" = 1
+tap_check "va and vb: tx-udp-segmentation off (one datagram a packet)" bash -c \
+	"ip netns exec $NS_A ethtool -K va tx-udp-segmentation off &&
+	 ip netns exec $NS_B ethtool -K vb tx-udp-segmentation off"
+tap_check "server listens on the UDP wire (IPv4)" srv_start "$tmp/srv" server -p 7201
+tap_check "server listens on the UDP wire (IPv6)" srv_start "$tmp/srv6" server -6 -p 7202
+
+# ---- the UDP wire ----
+xfer "UDP IPv4" -a $ADDR_B -p 7201 -b $MB -s 1
+demuxed "UDP IPv4"
+[ "$routes" -le 20 ]
+tap_result $? "UDP IPv4: B made $routes route lookups for $segs_b data packets"
+xfer "UDP IPv6" -6 -a $ADDR6_B -p 7202 -b $MB -s 2
+demuxed "UDP IPv6"
+
+# ---- off, and back on ----
+tap_check "net.tonic.early_demux=0 in both namespaces" both net.tonic.early_demux=0
+xfer "hooks removed" -a $ADDR_B -p 7201 -b $MB -s 3
+[ "$ed_b" = 0 ] && [ "$ed_a" = 0 ]
+tap_result $? "hooks removed: nothing early-demuxed ($ed_b, $ed_a)"
+[ "$routes" -ge "$segs_b" ]
+tap_result $? "hooks removed: every data packet routed ($routes lookups, $segs_b packets)"
+tap_check "net.tonic.early_demux=1 again" both net.tonic.early_demux=1
+xfer "hooks back" -a $ADDR_B -p 7201 -b $MB -s 4
+demuxed "hooks back"
+
+tap_check "net.ipv4.ip_early_demux=0" both net.ipv4.ip_early_demux=0
+xfer "ip_early_demux off" -a $ADDR_B -p 7201 -b $MB -s 5
+[ "$ed_b" = 0 ] && [ "$ed_a" = 0 ] && [ "$routes" -ge "$segs_b" ]
+tap_result $? "ip_early_demux off: nothing early-demuxed ($ed_b, $ed_a), $routes lookups"
+tap_check "net.ipv4.ip_early_demux=1" both net.ipv4.ip_early_demux=1
+
+# ---- a route change makes the kept routes stale mid-transfer ----
+e0=$(tstat $NS_B EarlyDemux) s0=$(tstat $NS_B SegsIn)
+client -a $ADDR_B -p 7201 -b 20000000 -s 6 >"$tmp/change.out" &
+pid=$!
+sleep 1
+tap_check "a route added in B during the transfer" \
+	ip -n $NS_B route add 10.78.0.0/24 dev vb
+wait $pid
+tap_xfer "$(cat "$tmp/change.out")" "route change: 20 MB, SHA-256 matches"
+ed_b=$(($(tstat $NS_B EarlyDemux) - e0)) segs_b=$(($(tstat $NS_B SegsIn) - s0))
+[ "$segs_b" -ge 13000 ] && [ "$ed_b" -ge $((segs_b - 5)) ]
+tap_result $? "route change: B re-kept the new route ($ed_b of $segs_b early-demuxed)"
+
+# ---- raw IP ----
+tap_check "net.tonic.encap=0 (raw IP) in both namespaces" both net.tonic.encap=0
+tap_check "server listens on raw IP (IPv4)" srv_start "$tmp/srvr" server -p 7203
+tap_check "server listens on raw IP (IPv6)" srv_start "$tmp/srvr6" server -6 -p 7204
+u0=$(snmp $NS_B Udp InDatagrams)
+xfer "raw IPv4" -a $ADDR_B -p 7203 -b $MB -s 7
+demuxed "raw IPv4"
+[ "$routes" -le 20 ]
+tap_result $? "raw IPv4: B made $routes route lookups for $segs_b data packets"
+xfer "raw IPv6" -6 -a $ADDR6_B -p 7204 -b $MB -s 8
+demuxed "raw IPv6"
+[ "$(snmp $NS_B Udp InDatagrams)" = "$u0" ]
+tap_result $? "raw IP: B's UDP layer saw none of it"
+
+srv_stop
+tap_check "no Tonic connection left" no_flows $NS_A $NS_B
+ns_cleanup
+tap_check "no Tonic socket left" no_tonic_sockets
+tap_check "rmmod tonic" rmmod_tonic
+tap_done
