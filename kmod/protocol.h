@@ -208,6 +208,8 @@ enum {
  * @peer_wnd: receive window the peer advertised last (segments)
  * @segs: announced, unacknowledged segments by number & (TONIC_RING - 1)
  * @ann_skb: first segment of the write queue not yet announced, or NULL
+ * @hdr_frag: where the Tonic headers of datagrams after a super-packet's
+ *	first are written, fresh bytes for every transmission (sock/gso.c)
  * @rcv: the receiver model's state (engine/receiver.h): rcv.rcv_nxt is
  *	the next segment number expected from the peer (relative), rcv.held
  *	the number of entries in @ooo
@@ -287,6 +289,7 @@ struct tonic_sock {
 	u32 peer_wnd;
 	struct sk_buff *segs[TONIC_RING];
 	struct sk_buff *ann_skb;
+	struct page_frag hdr_frag;
 
 	/* receive side, segment numbers relative to irs + 1 */
 	struct tonic_rcv rcv;
@@ -605,10 +608,10 @@ void tonic_send_ctl(struct sock *sk, int type, u32 seq, u32 sack, u8 flags,
 		    u32 grant);
 /**
  * struct tonic_gso - a UDP GSO super-packet being built
- * @first: the first datagram, sent alone if no second one joins it
- * @head: the super-packet: no data of its own, the datagrams on its
- *	frag_list (NULL while there is one datagram)
- * @last: the last datagram on @head's frag_list
+ * @first: the first datagram, its Tonic header in the linear part; sent
+ *	alone if no second one joins it, else the super-packet's head
+ * @last: the skb of @first's chain (@first or the last member of its
+ *	frag_list) that takes the next page fragments
  * @mss: a full datagram, Tonic header + C: the skb's gso_size
  * @max_segs: most datagrams in one super-packet; 0 = no GSO
  * @max_len: most bytes of datagrams in one super-packet
@@ -618,7 +621,6 @@ void tonic_send_ctl(struct sock *sk, int type, u32 seq, u32 sack, u8 flags,
  */
 struct tonic_gso {
 	struct sk_buff *first;
-	struct sk_buff *head;
 	struct sk_buff *last;
 	u32 mss;
 	u32 max_segs;
@@ -633,7 +635,9 @@ int tonic_xmit_seg(struct sock *sk, u32 seg, bool rtx, u8 flags,
 
 
 void tonic_gso_begin(struct sock *sk, struct tonic_gso *g);
-void tonic_gso_add(struct sock *sk, struct tonic_gso *g, struct sk_buff *skb);
+struct tonichdr *tonic_gso_add(struct sock *sk, struct tonic_gso *g,
+			       const struct sk_buff *seg);
+struct sk_buff *tonic_seg_skb(const struct sk_buff *seg);
 void tonic_gso_end(struct sock *sk, struct tonic_gso *g);
 struct sk_buff *tonic_make_synack(const struct sock *sk, struct request_sock *req);
 struct sk_buff *tonic_make_reset(struct sock *ctl_sk, struct sk_buff *rxskb);

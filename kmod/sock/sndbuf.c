@@ -3,8 +3,8 @@
  * Tonic for Linux: the send buffer and the glue to the engine.
  *
  * The send buffer is sk_write_queue: one skb per segment, the payload in
- * page fragments (as TCP does), so that transmitting builds a packet by
- * cloning the segment and pushing a header rather than copying bytes.
+ * page fragments (as TCP does), so that transmitting builds a packet that
+ * references the pages rather than copying bytes.
  * Three pointers, counted in segments (Tonic §5 and Appendix D):
  *
  *   head (snd_una) <= tonic-tail (snd_ann) <= tail (snd_end)
@@ -716,8 +716,10 @@ int tonic_sndbuf_append(struct sock *sk, struct msghdr *msg, size_t size,
 		if (!skb || skb->len >= tsk->seg_size) {
 			if (!sk_stream_memory_free(sk))
 				goto wait;
-			/* fclone: transmitting clones it (tonic_xmit_seg()) */
-			skb = alloc_skb_fclone(MAX_TONIC_HEADER, sk->sk_allocation);
+			/* Payload only: transmissions reference its pages
+			 * (tonic_xmit_seg()).
+			 */
+			skb = alloc_skb(0, sk->sk_allocation);
 			if (!skb)
 				goto wait;
 			if (!tonic_wmem_schedule(sk, skb->truesize,
@@ -725,11 +727,6 @@ int tonic_sndbuf_append(struct sock *sk, struct msghdr *msg, size_t size,
 				__kfree_skb(skb);
 				goto wait;
 			}
-			skb_reserve(skb, MAX_TONIC_HEADER);
-			/* Its headroom is for the clones that carry it. */
-			__skb_header_release(skb);
-			/* Never checksummed while queued; see tonic_xmit_seg(). */
-			skb->ip_summed = CHECKSUM_PARTIAL;
 			TONIC_SKB_CB(skb)->seg = tsk->snd_end++;
 			sk_wmem_queued_add(sk, skb->truesize);
 			sk_mem_charge(sk, skb->truesize);
