@@ -207,7 +207,8 @@ enum {
  * @peer_edge: segments below this number fit in the peer's receive window
  * @peer_wnd: receive window the peer advertised last (segments)
  * @segs: announced, unacknowledged segments by number & (TONIC_RING - 1)
- * @ann_skb: first segment of the write queue not yet announced, or NULL
+ * @ann_skb: the write-queue skb holding segment @snd_ann, the first not
+ *	yet announced; NULL if every segment is
  * @hdr_frag: where the Tonic headers of datagrams after a super-packet's
  *	first are written, fresh bytes for every transmission (sock/gso.c)
  * @rcv: the receiver model's state (engine/receiver.h): rcv.rcv_nxt is
@@ -395,12 +396,14 @@ static inline struct tonic_request_sock *tonic_rsk(const struct request_sock *re
 /**
  * struct tonic_skb_cb - per-skb state
  * @header: room for the IP layer's control block
- * @seg: segment number, relative (send buffer and receive queues)
+ * @seg: segment number, relative (send buffer and receive queues); in
+ *	the send buffer the first of the skb's run of segments
  * @offset: receive queue: bytes already read from this skb
  * @ce: the packet carried ECN CE
  * @udp: received: the packet came in UDP (its header pulled)
  * @batch: received: a GRO batch of DATA datagrams of one connection: the
  *	first's header, then their payloads (sock/gro.c)
+ * @nsegs: send buffer: segments in this skb, @seg on (sock/sndbuf.c)
  */
 struct tonic_skb_cb {
 	union {
@@ -414,6 +417,7 @@ struct tonic_skb_cb {
 	u8 ce;
 	u8 udp;
 	u8 batch;
+	u16 nsegs;
 };
 
 #define TONIC_SKB_CB(skb) ((struct tonic_skb_cb *)&((skb)->cb[0]))
@@ -636,8 +640,8 @@ int tonic_xmit_seg(struct sock *sk, u32 seg, bool rtx, u8 flags,
 
 void tonic_gso_begin(struct sock *sk, struct tonic_gso *g);
 struct tonichdr *tonic_gso_add(struct sock *sk, struct tonic_gso *g,
-			       const struct sk_buff *seg);
-struct sk_buff *tonic_seg_skb(const struct sk_buff *seg);
+			       const struct sk_buff *run, u32 off, u32 len);
+struct sk_buff *tonic_seg_skb(const struct sk_buff *run, u32 off, u32 len);
 void tonic_gso_end(struct sock *sk, struct tonic_gso *g);
 struct sk_buff *tonic_make_synack(const struct sock *sk, struct request_sock *req);
 struct sk_buff *tonic_make_reset(struct sock *ctl_sk, struct sk_buff *rxskb);
@@ -651,6 +655,7 @@ void tonic_ack_rcv(struct sock *sk, u32 ack, u32 sack, u8 flags, u32 grant,
 		   u32 wnd);
 void tonic_sndbuf_purge(struct sock *sk);
 bool tonic_all_acked(const struct sock *sk);
+int tonic_sndbuf_bytes(const struct sock *sk);
 int tonic_flow_start(struct sock *sk);
 void tonic_flow_stop(struct sock *sk);
 void tonic_flow_timer(struct sock *sk, u64 now);

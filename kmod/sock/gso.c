@@ -61,32 +61,71 @@ void tonic_gso_begin(struct sock *sk, struct tonic_gso *g)
 		g->max_len = min_t(u32, g->max_len, sk->sk_gso_max_size);
 }
 
-/* Reference @seg's payload fragments from @skb (no linear data in @seg). */
-static void tonic_seg_frags(struct sk_buff *skb, const struct sk_buff *seg)
+/*
+ * The fragments of @run that hold bytes @off to @off + @len: the first
+ * one's index, and how many (the return value).
+ */
+static int tonic_run_span(const struct sk_buff *run, u32 off, u32 len,
+			  int *first)
 {
-	const struct skb_shared_info *si = skb_shinfo(seg);
+	const struct skb_shared_info *si = skb_shinfo(run);
+	int i = 0, n = 0;
+	u32 end = off + len, pos = 0;
+
+	while (i < si->nr_frags && pos + skb_frag_size(&si->frags[i]) <= off)
+		pos += skb_frag_size(&si->frags[i++]);
+	*first = i;
+	while (i + n < si->nr_frags && pos < end)
+		pos += skb_frag_size(&si->frags[i + n++]);
+	return n;
+}
+
+/*
+ * Reference bytes @off to @off + @len of @run (a send-buffer skb, payload
+ * fragments only) from @skb: never a copy.
+ */
+static void tonic_seg_frags(struct sk_buff *skb, const struct sk_buff *run,
+			    u32 off, u32 len)
+{
+	const struct skb_shared_info *si = skb_shinfo(run);
 	struct skb_shared_info *di = skb_shinfo(skb);
+	u32 left = len;
 	int i;
 
-	for (i = 0; i < si->nr_frags; i++) {
-		di->frags[di->nr_frags] = si->frags[i];
-		get_page(skb_frag_page(&si->frags[i]));
-		di->nr_frags++;
+	for (i = 0; i < si->nr_frags && left; i++) {
+		const skb_frag_t *f = &si->frags[i];
+		u32 size = skb_frag_size(f);
+		skb_frag_t *d;
+
+		if (off >= size) {
+			off -= size;
+			continue;
+		}
+		d = &di->frags[di->nr_frags++];
+		*d = *f;
+		skb_frag_off_add(d, off);
+		size = min(size - off, left);
+		skb_frag_size_set(d, size);
+		get_page(skb_frag_page(f));
+		left -= size;
+		off = 0;
 	}
-	skb->len += seg->len;
-	skb->data_len += seg->len;
-	skb->truesize += seg->len;
+	skb->len += len;
+	skb->data_len += len;
+	skb->truesize += len;
 }
 
 /**
  * tonic_seg_skb() - a lone data packet for a send-buffer segment
- * @seg: the segment (payload fragments only)
+ * @run: the send-buffer skb holding the segment (payload fragments only)
+ * @off: where the segment starts in @run
+ * @len: its length
  *
  * Return: a new skb, room for the layers below, TONIC_HDR_LEN bytes of
- * header to fill at its transport header, then references to @seg's
- * payload; NULL without memory.
+ * header to fill at its transport header, then references to the
+ * segment's payload; NULL without memory.
  */
-struct sk_buff *tonic_seg_skb(const struct sk_buff *seg)
+struct sk_buff *tonic_seg_skb(const struct sk_buff *run, u32 off, u32 len)
 {
 	struct sk_buff *skb;
 
@@ -94,7 +133,7 @@ struct sk_buff *tonic_seg_skb(const struct sk_buff *seg)
 	if (!skb)
 		return NULL;
 	skb_reserve(skb, MAX_TONIC_HEADER);
-	tonic_seg_frags(skb, seg);
+	tonic_seg_frags(skb, run, off, len);
 	skb_push(skb, TONIC_HDR_LEN);
 	skb_reset_transport_header(skb);
 	skb->ip_summed = CHECKSUM_PARTIAL;
@@ -158,7 +197,9 @@ static struct sk_buff *tonic_gso_room(struct tonic_gso *g, int need)
  * tonic_gso_add() - add a datagram to the super-packet being built
  * @sk: the socket, locked
  * @g: the collection, GSO on (tonic_gso_begin() set max_segs)
- * @seg: the send-buffer segment it carries
+ * @run: the send-buffer skb holding the segment the datagram carries
+ * @off: where the segment starts in @run
+ * @len: its length
  *
  * Sends what was collected first when the datagram cannot join it (the
  * previous datagram was short, or a limit is reached).
@@ -167,26 +208,27 @@ static struct sk_buff *tonic_gso_room(struct tonic_gso *g, int need)
  * without memory (the datagram is not sent).
  */
 struct tonichdr *tonic_gso_add(struct sock *sk, struct tonic_gso *g,
-			       const struct sk_buff *seg)
+			       const struct sk_buff *run, u32 off, u32 len)
 {
 	struct page_frag *pf = &tonic_sk(sk)->hdr_frag;
-	int need = 1 + skb_shinfo(seg)->nr_frags;
-	u32 len = TONIC_HDR_LEN + seg->len;
+	u32 dlen = TONIC_HDR_LEN + len;
 	struct sk_buff *lp, *head;
 	struct tonichdr *th;
+	int need, first;
 
+	need = 1 + tonic_run_span(run, off, len, &first);
 	if (g->first && (g->last_len != g->mss || g->segs >= g->max_segs ||
-			 g->len + len > g->max_len || need > MAX_SKB_FRAGS))
+			 g->len + dlen > g->max_len || need > MAX_SKB_FRAGS))
 		tonic_gso_end(sk, g);
 	if (!g->first) {
-		head = tonic_seg_skb(seg);
+		head = tonic_seg_skb(run, off, len);
 		if (!head)
 			return NULL;
 		g->first = head;
 		g->last = head;
 		g->segs = 1;
-		g->len = len;
-		g->last_len = len;
+		g->len = dlen;
+		g->last_len = dlen;
 		return tonic_hdr(head);
 	}
 	head = g->first;
@@ -203,14 +245,14 @@ struct tonichdr *tonic_gso_add(struct sock *sk, struct tonic_gso *g,
 	lp->len += TONIC_HDR_LEN;
 	lp->data_len += TONIC_HDR_LEN;
 	lp->truesize += TONIC_HDR_LEN;
-	tonic_seg_frags(lp, seg);
+	tonic_seg_frags(lp, run, off, len);
 	if (lp != head) {
-		head->len += len;
-		head->data_len += len;
-		head->truesize += len;
+		head->len += dlen;
+		head->data_len += dlen;
+		head->truesize += dlen;
 	}
 	g->segs++;
-	g->len += len;
-	g->last_len = len;
+	g->len += dlen;
+	g->last_len = dlen;
 	return th;
 }

@@ -98,29 +98,36 @@ int tonic_xmit_seg(struct sock *sk, u32 seg, bool rtx, u8 flags,
 	struct tonic_sock *tsk = tonic_sk(sk);
 	struct sk_buff *oskb, *skb = NULL;
 	struct tonichdr *th;
+	u32 off, len;
 	int err = 0;
 
 	if (tonic_seg_before(seg, tsk->snd_una) ||
 	    !tonic_seg_before(seg, tsk->snd_ann))
 		return -EINVAL;
 	oskb = tsk->segs[seg & (TONIC_RING - 1)];
-	if (WARN_ON_ONCE(!oskb || TONIC_SKB_CB(oskb)->seg != seg))
+	if (WARN_ON_ONCE(!oskb ||
+			 seg - TONIC_SKB_CB(oskb)->seg >= TONIC_SKB_CB(oskb)->nsegs))
 		return -EINVAL;
+	/* The send-buffer skb holds a run of segments of C bytes. */
+	off = (seg - TONIC_SKB_CB(oskb)->seg) * tsk->seg_size;
+	if (WARN_ON_ONCE(off >= oskb->len))
+		return -EINVAL;
+	len = min_t(u32, oskb->len - off, tsk->seg_size);
 
 	/*
 	 * As TCP's skb_segment() output: a new skb referencing the
 	 * segment's pages, never a clone, so no layer below copies it.
 	 */
 	if (gso && gso->max_segs) {
-		th = tonic_gso_add(sk, gso, oskb);
+		th = tonic_gso_add(sk, gso, oskb, off, len);
 	} else {
-		skb = tonic_seg_skb(oskb);
+		skb = tonic_seg_skb(oskb, off, len);
 		th = skb ? tonic_hdr(skb) : NULL;
 	}
 	if (!th)
 		return -ENOBUFS;
 	tonic_fill_hdr(sk, th, TONIC_PKT_DATA,
-		       rtx ? flags | TONIC_F_ACKREQ : flags, oskb->len);
+		       rtx ? flags | TONIC_F_ACKREQ : flags, len);
 	th->seq = htonl(tsk->iss + 1 + seg);
 	if (skb)
 		err = tonic_transmit(sk, skb);

@@ -653,8 +653,7 @@ int tonic_ioctl(struct sock *sk, int cmd, int *karg)
 		if (sk->sk_state == TCP_LISTEN)
 			return -EINVAL;
 		lock_sock(sk);
-		skb_queue_walk(&sk->sk_write_queue, skb)
-			n += skb->len;
+		n = tonic_sndbuf_bytes(sk);
 		release_sock(sk);
 		*karg = n;
 		return 0;
