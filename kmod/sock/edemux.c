@@ -87,9 +87,9 @@ void tonic_rx_dst_forget(struct sock *sk)
  * tunnel socket to prefetch on the UDP wire.  Return: false if the
  * packet is not a Tonic one.
  */
-static bool tonic_edemux_ports(struct sk_buff *skb, u8 proto, u32 off,
-			       struct socket *tunnel, __be16 *ports,
-			       struct sock **usk)
+static __always_inline bool
+tonic_edemux_ports(struct sk_buff *skb, u8 proto, u32 off,
+		   struct socket *tunnel, __be16 *ports, struct sock **usk)
 {
 	const __be16 *p;
 	__be16 buf[2];
@@ -125,8 +125,8 @@ static bool tonic_edemux_ports(struct sk_buff *skb, u8 proto, u32 off,
  * Attach @sk's cached route, if still valid, and the tunnel socket @usk
  * if any.  Consumes the lookup's reference on @sk.
  */
-static void tonic_edemux_attach(struct sk_buff *skb, struct sock *sk,
-				struct sock *usk)
+static __always_inline void
+tonic_edemux_attach(struct sk_buff *skb, struct sock *sk, struct sock *usk)
 {
 	struct dst_entry *dst;
 
