@@ -32,6 +32,7 @@
  * in the benchmark, which is why the switch removes the hooks).
  */
 #include <linux/netfilter.h>
+#include <linux/netfilter_bridge.h>
 #include <linux/netfilter_ipv4.h>
 #include <linux/netfilter_ipv6.h>
 #include <linux/udp.h>
@@ -155,12 +156,16 @@ static bool tonic_edemux_proto(u8 proto)
 	return proto == IPPROTO_UDP || proto == tonic_protocol;
 }
 
-/* What ip_rcv_finish_core()'s own early demux asks of a packet. */
+/*
+ * What ip_rcv_finish_core()'s own early demux asks of a packet; and not
+ * a frame a bridge passes through these hooks (br_netfilter), which
+ * routing never sees.
+ */
 static bool tonic_edemux_wanted(const struct net *net, struct sk_buff *skb)
 {
 	return READ_ONCE(net->ipv4.sysctl_ip_early_demux) &&
 	       skb->pkt_type == PACKET_HOST && !skb_dst(skb) && !skb->sk &&
-	       !netif_is_l3_slave(skb->dev);
+	       !netif_is_l3_slave(skb->dev) && !nf_bridge_in_prerouting(skb);
 }
 
 static unsigned int tonic_v4_edemux(void *priv, struct sk_buff *skb,
