@@ -145,7 +145,7 @@ tonic_edemux_attach(struct sk_buff *skb, struct sock *sk, struct sock *usk)
 		skb->sk = usk;
 		skb->destructor = sock_pfree;
 	}
-	TONIC_INC_STATS(sock_net(sk), TONIC_MIB_EARLY_DEMUX);
+	TONIC_SK_INC_STATS(sk, TONIC_MIB_EARLY_DEMUX);
 out:
 	sock_gen_put(sk);
 }
