@@ -152,7 +152,7 @@ void tonic_acc_ack(const struct tonic_acc_view *v, u32 ack, u32 wnd,
 
 	if (tonic_seq_before(v->snd_ann, cum))
 		cum = v->snd_ann;
-	out->wnd = min_t(u32, wnd, v->window);
+	out->wnd = tonic_acc_wnd(wnd, v->window);
 	out->edge = cum + out->wnd;
 	out->update = !tonic_seq_before(cum, v->snd_una) &&
 		      !tonic_seq_before(out->edge, v->peer_edge);

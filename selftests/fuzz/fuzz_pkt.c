@@ -503,9 +503,17 @@ static void ack_rcv(struct conn *c, u32 ack, u32 sack, u8 flags, u32 grant,
 	struct tonic_acc_view v;
 	struct tonic_acc_ack a;
 	unsigned int n, i;
+	bool idle;
 
 	view(c, &v);
+	/* what the kernel's header prediction skips (tonic_ack_rcv()) */
+	idle = tonic_acc_ack_idle(v.snd_una, c->peer_wnd, v.peer_edge,
+				  c->window, ack - c->base, wnd, flags);
 	tonic_acc_ack(&v, ack - c->base, wnd, &a);
+	FUZZ_CHECK(!idle || (!a.old && a.wnd == c->peer_wnd &&
+			     (!a.update || a.edge == v.peer_edge)),
+		   "idle ack %u moves the window %u/%u edge %u/%u",
+		   ack, a.wnd, c->peer_wnd, a.edge, v.peer_edge);
 	FUZZ_CHECK(!seg_before(a.cum, v.snd_una) && !seg_before(v.snd_ann, a.cum),
 		   "cum %u outside [%u, %u]", a.cum, v.snd_una, v.snd_ann);
 	FUZZ_CHECK(a.wnd <= c->window, "window %u > K %u", a.wnd, c->window);
@@ -525,6 +533,7 @@ static void ack_rcv(struct conn *c, u32 ack, u32 sack, u8 flags, u32 grant,
 		n = raw_ack_events(ack, &p, ev);
 	} else {
 		n = tonic_acc_ack_events(&v, &a, &p, FLOW, ev);
+		FUZZ_CHECK(!idle || !n, "idle ack %u makes %u events", ack, n);
 	}
 	for (i = 0; i < n && !raw; i++) {
 		struct tonic_ctrl_desc *e = &ev[i];

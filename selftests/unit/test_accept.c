@@ -269,6 +269,71 @@ static void ack_clamp(void)
 	CHECK(!tonic_acc_sack_ok(&v, 49));
 }
 
+/*
+ * Header prediction: head 50, tail 60, K 16, the peer's window 16 at edge
+ * 66.  Idle: no flags, the ack at the head, the same (clamped) window at
+ * the same edge.  Whatever it calls idle, tonic_acc_ack() leaves as it
+ * was and tonic_acc_ack_events() makes no event of.
+ */
+static void ack_idle(void)
+{
+	struct tonic_acc_view v = est();
+	struct tonic_ctrl_desc ev[TONIC_ACK_EVENTS];
+	struct tonic_ack_pkt p = {};
+	struct tonic_acc_ack a;
+	u32 una, wnd, ack, pw, idle = 0;
+
+	CHECK(tonic_acc_ack_idle(50, 16, 66, 16, 50, 16, 0));
+	/* a window beyond K is K: the same */
+	CHECK(tonic_acc_ack_idle(50, 16, 66, 16, 50, 1000, 0));
+	/* the window changes (and with it the edge) */
+	CHECK(!tonic_acc_ack_idle(50, 16, 66, 16, 50, 15, 0));
+	CHECK(!tonic_acc_ack_idle(50, 8, 58, 16, 50, 16, 0));
+	/* the edge alone changes: a window taken from an older ack */
+	CHECK(!tonic_acc_ack_idle(50, 16, 65, 16, 50, 16, 0));
+	/* news: the ack moves, or is old */
+	CHECK(!tonic_acc_ack_idle(50, 16, 66, 16, 51, 15, 0));
+	CHECK(!tonic_acc_ack_idle(50, 16, 66, 16, 49, 17, 0));
+	/* any flag is news */
+	CHECK(!tonic_acc_ack_idle(50, 16, 66, 16, 50, 16, TONIC_F_SACK));
+	CHECK(!tonic_acc_ack_idle(50, 16, 66, 16, 50, 16, TONIC_F_CNP));
+	CHECK(!tonic_acc_ack_idle(50, 16, 66, 16, 50, 16, TONIC_F_GRANT));
+	CHECK(!tonic_acc_ack_idle(50, 16, 66, 16, 50, 16, TONIC_F_ACKREQ));
+	/* a zero window at a standing edge */
+	CHECK(tonic_acc_ack_idle(50, 0, 50, 16, 50, 0, 0));
+	CHECK(!tonic_acc_ack_idle(50, 0, 50, 16, 50, 1, 0));
+	/* across the wrap */
+	CHECK(tonic_acc_ack_idle((u32)-3, 16, 13, 16, (u32)-3, 16, 0));
+	CHECK(!tonic_acc_ack_idle((u32)-3, 16, 12, 16, (u32)-3, 16, 0));
+
+	/* idle means tonic_acc_ack() and its events change nothing */
+	for (una = 48; una <= 52; una++) {
+		for (pw = 0; pw <= 16; pw += 4) {
+			for (ack = 44; ack <= 62; ack++) {
+				for (wnd = 0; wnd <= 20; wnd++) {
+					v.snd_una = una;
+					v.peer_edge = una + pw;
+					if (!tonic_acc_ack_idle(una, pw,
+								v.peer_edge,
+								v.window, ack,
+								wnd, 0))
+						continue;
+					idle++;
+					tonic_acc_ack(&v, ack, wnd, &a);
+					CHECK(!a.old);
+					CHECK_EQ(a.cum, una);
+					CHECK_EQ(a.wnd, pw);
+					CHECK(!a.update || a.edge == v.peer_edge);
+					CHECK_EQ(tonic_acc_ack_events(&v, &a, &p,
+								      3, ev), 0);
+				}
+			}
+		}
+	}
+	/* una 48..52, window 0..16 by 4: wnd = window (or > K at 16) */
+	CHECK_EQ(idle, 5 * 4 + 5 * 5);
+}
+
 /* The engine events of ACK packets: head 50, tail 60. */
 static void ack_events(void)
 {
@@ -541,13 +606,14 @@ static void cookies(void)
 
 int main(void)
 {
-	tap_plan(11);
+	tap_plan(12);
 	TAP_RUN(slack_and_plausible);
 	TAP_RUN(rst);
 	TAP_RUN(syn_and_ack);
 	TAP_RUN(synsent_and_req);
 	TAP_RUN(fin);
 	TAP_RUN(ack_clamp);
+	TAP_RUN(ack_idle);
 	TAP_RUN(ack_events);
 	TAP_RUN(icmp);
 	TAP_RUN(lengths);
