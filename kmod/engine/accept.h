@@ -437,6 +437,26 @@ bool tonic_len_bad(const struct tonic_rcv_lens *l, const struct tonic_rcv *r,
 		   u32 seg_size, u32 seg, u32 len);
 
 /**
+ * tonic_len_run_bad() - is the length of a segment of a run impossible?
+ * @l: the lengths kept
+ * @r: the receiver model's state (rcv_nxt, held)
+ * @seg_size: C (below 2^16)
+ * @seg: the run's first segment (relative)
+ * @n: its segments (at least 1), each C bytes but the last
+ * @last: the last one's payload bytes
+ *
+ * tonic_len_bad() of each segment of a GRO batch, in one pass: a full
+ * segment can only be a resend of another length or lie above a held
+ * short one, which are checked for all of them at once; the last one
+ * is checked alone.
+ *
+ * Return: true if tonic_len_bad() is true for any of them.
+ */
+bool tonic_len_run_bad(const struct tonic_rcv_lens *l,
+		       const struct tonic_rcv *r, u32 seg_size, u32 seg, u32 n,
+		       u32 last);
+
+/**
  * tonic_len_keep() - remember the length of a segment kept
  * @l: the lengths kept
  * @r: the receiver model's state after it took the segment
@@ -447,5 +467,18 @@ bool tonic_len_bad(const struct tonic_rcv_lens *l, const struct tonic_rcv *r,
  */
 void tonic_len_keep(struct tonic_rcv_lens *l, const struct tonic_rcv *r,
 		    u32 seg_size, u32 seg, u32 len, bool held);
+
+/**
+ * tonic_len_run_keep() - remember the lengths of a run delivered in order
+ * @l: the lengths kept
+ * @seg_size: C
+ * @seg: the run's first segment (relative)
+ * @n: its segments, each C bytes but the last
+ * @last: the last one's payload bytes
+ *
+ * What tonic_len_keep() does for each of them (not held).
+ */
+void tonic_len_run_keep(struct tonic_rcv_lens *l, u32 seg_size, u32 seg,
+			u32 n, u32 last);
 
 #endif /* _TONIC_ACCEPT_H */

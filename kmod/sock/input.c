@@ -538,7 +538,7 @@ static __always_inline bool tonic_rcv_admit(struct sock *sk, u8 type,
 
 /*
  * The admission of DATA past tonic_rcv_admit(): @n segments from @seq,
- * each @size bytes but the last, @last (a lone datagram: @n 1, @last its
+ * each C bytes but the last, @last (a lone datagram: @n 1, @last its
  * length).  Their lengths, then the ack and window they carry, then the
  * reader and the state.  A lone datagram is answered and counted here
  * when refused; a batch is refused unanswered (but for the ack it
@@ -547,20 +547,22 @@ static __always_inline bool tonic_rcv_admit(struct sock *sk, u8 type,
  * Return: true if the segments go to the receiver model.
  */
 static __always_inline bool tonic_data_admit(struct sock *sk, u32 seq,
-					     u32 ack, u32 wnd, u32 n, u32 size,
-					     u32 last)
+					     u32 ack, u32 wnd, u32 n, u32 last)
 {
 	struct tonic_sock *tsk = tonic_sk(sk);
-	u32 i;
+	bool bad;
 
 	/* Nothing of a segment of impossible length counts. */
-	for (i = 0; i < n; i++) {
-		if (tonic_len_bad(&tsk->lens, &tsk->rcv, tsk->seg_size, seq + i,
-				  i + 1 < n ? size : last)) {
-			if (n == 1)
-				TONIC_SK_INC_STATS(sk, TONIC_MIB_DROP_MALFORMED);
-			return false;
-		}
+	if (n == 1)
+		bad = tonic_len_bad(&tsk->lens, &tsk->rcv, tsk->seg_size, seq,
+				    last);
+	else
+		bad = tonic_len_run_bad(&tsk->lens, &tsk->rcv, tsk->seg_size,
+					seq, n, last);
+	if (bad) {
+		if (n == 1)
+			TONIC_SK_INC_STATS(sk, TONIC_MIB_DROP_MALFORMED);
+		return false;
 	}
 	tonic_ack_rcv(sk, ack, 0, 0, 0, wnd);
 	if (sock_flag(sk, SOCK_DEAD) &&
@@ -593,7 +595,7 @@ static void tonic_rcv_conn(struct sock *sk, struct sk_buff *skb)
 			      th->flags, ntohl(th->grant), wnd);
 		break;
 	case TONIC_PKT_DATA:
-		if (!tonic_data_admit(sk, seq, ack, wnd, 1, len, len))
+		if (!tonic_data_admit(sk, seq, ack, wnd, 1, len))
 			goto drop;
 		tonic_data_rcv(sk, skb, seq);
 		return;
@@ -700,7 +702,6 @@ static bool tonic_batch_fast(struct sock *sk, struct sk_buff *skb)
 	struct tonic_rcv_cfg cfg;
 	struct tonic_rcv_ack ra;
 	unsigned int what;
-	u32 i;
 
 	/* A run the receiver model can take at once, and memory for it. */
 	if (th->type != TONIC_PKT_DATA || TONIC_SKB_CB(skb)->ce ||
@@ -712,7 +713,7 @@ static bool tonic_batch_fast(struct sock *sk, struct sk_buff *skb)
 	    !tonic_rmem_ok(sk, skb))
 		return false;
 	if (!tonic_rcv_admit(sk, TONIC_PKT_DATA, seq, ack, wnd, n) ||
-	    !tonic_data_admit(sk, seq, ack, wnd, n, size, last))
+	    !tonic_data_admit(sk, seq, ack, wnd, n, last))
 		return false;
 	/* The ACK may have changed the receiver too; the datagrams see it. */
 	if (seq != tsk->rcv.rcv_nxt || tsk->rcv.held)
@@ -722,9 +723,7 @@ static bool tonic_batch_fast(struct sock *sk, struct sk_buff *skb)
 	TONIC_SK_ADD_STATS(sk, TONIC_MIB_SEGS_IN, n);
 	what = tonic_rcv_take_run(&tsk->rcv, &cfg, n, last, ackreq, ackfreq,
 				  &ra);
-	for (i = 0; i < n; i++)
-		tonic_len_keep(&tsk->lens, &tsk->rcv, size, seq + i,
-			       i + 1 < n ? size : last, false);
+	tonic_len_run_keep(&tsk->lens, size, seq, n, last);
 	skb_dst_drop(skb);
 	__skb_pull(skb, TONIC_HDR_LEN);
 	TONIC_SKB_CB(skb)->seg = seq;

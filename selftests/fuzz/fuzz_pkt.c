@@ -557,6 +557,25 @@ static void ack_rcv(struct conn *c, u32 ack, u32 sack, u8 flags, u32 grant,
 /* ---- receiver: input.c ---- */
 
 /*
+ * A GRO batch's length check (tonic_len_run_bad()) answers as the
+ * single one of each of its segments, here for a run ending with this
+ * segment, in the lengths the connection has kept so far.
+ */
+static void check_len_run(const struct conn *c, const struct tonic_rcv *r,
+			  u32 seq, u32 len)
+{
+	u32 n = 1 + (seq ^ len) % 64, i, first = seq - (n - 1);
+	bool bad = false;
+
+	for (i = 0; i < n; i++)
+		bad |= tonic_len_bad(&c->lens, r, c->seg_size, first + i,
+				     i + 1 < n ? c->seg_size : len);
+	FUZZ_CHECK(tonic_len_run_bad(&c->lens, r, c->seg_size, first, n, len) ==
+		   bad, "run of %u to %u (len %u): not as single checks",
+		   n, seq, len);
+}
+
+/*
  * A delayed ACK waits for fewer segments than the sender allows (ACKFREQ:
  * delack_max, else delack_segs), and never for one that asked (ACKREQ).
  */
@@ -884,6 +903,7 @@ static void conn_rcv(struct conn *c, const struct tonic_pkt *p, bool raw,
 		break;
 	case TONIC_PKT_DATA:
 		rcv_rel(c, &r);
+		check_len_run(c, &r, seq, p->len);
 		if (tonic_len_bad(&c->lens, &r, c->seg_size, seq, p->len))
 			break;
 		ack_rcv(c, ack + c->base, 0, 0, 0, p->wnd, raw);
