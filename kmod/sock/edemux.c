@@ -46,23 +46,31 @@
 #include "protocol.h"
 
 /**
- * tonic_rx_dst_keep() - cache the input route of a connection's packets
+ * tonic_rx_dst_keep() - keep the input route of a connection's packets
  * @sk: a connection taking data, locked (or owned by the user)
  * @skb: a packet for it that came through routing or early demux
  *
- * As TCP's sk_rx_dst_set(): the route and its device are what the early
- * demux hook checks before reusing it.  The old route is released when
- * another replaces it; the socket's destructor releases the last.
+ * As TCP's receive path (tcp_v4_do_rcv(), tcp_v6_do_rcv()): a kept route
+ * that went stale or is for another device is dropped, and the packet's
+ * own route kept instead, with the serial number IPv6 checks it against.
+ * An IPv6 route can go stale and come back as the same object with a new
+ * serial number, so comparing pointers is not enough.  The socket's
+ * destructor releases the last route.
  */
 void tonic_rx_dst_keep(struct sock *sk, const struct sk_buff *skb)
 {
-	struct dst_entry *dst = skb_dst(skb);
-	struct dst_entry *old;
+	struct dst_entry *dst;
 
-	old = rcu_dereference_protected(sk->sk_rx_dst,
+	dst = rcu_dereference_protected(sk->sk_rx_dst,
 					lockdep_sock_is_held(sk));
-	if (likely(old == dst && sk->sk_rx_dst_ifindex == skb->skb_iif))
-		return;
+	if (dst) {
+		if (likely(sk->sk_rx_dst_ifindex == skb->skb_iif &&
+			   dst_check(dst, sk->sk_rx_dst_cookie)))
+			return;
+		RCU_INIT_POINTER(sk->sk_rx_dst, NULL);
+		dst_release(dst);
+	}
+	dst = skb_dst(skb);
 	if (!dst || !dst_hold_safe(dst))
 		return;
 	rcu_assign_pointer(sk->sk_rx_dst, dst);
@@ -71,7 +79,6 @@ void tonic_rx_dst_keep(struct sock *sk, const struct sk_buff *skb)
 	if (skb->protocol == htons(ETH_P_IPV6))
 		sk->sk_rx_dst_cookie = rt6_get_cookie(dst_rt6_info(dst));
 #endif
-	dst_release(old);
 }
 
 /**
