@@ -152,7 +152,7 @@ void tonic_acc_ack(const struct tonic_acc_view *v, u32 ack, u32 wnd,
 
 	if (tonic_seq_before(v->snd_ann, cum))
 		cum = v->snd_ann;
-	out->wnd = min_t(u32, wnd, v->window);
+	out->wnd = tonic_acc_wnd(wnd, v->window);
 	out->edge = cum + out->wnd;
 	out->update = !tonic_seq_before(cum, v->snd_una) &&
 		      !tonic_seq_before(out->edge, v->peer_edge);
@@ -273,4 +273,57 @@ void tonic_len_keep(struct tonic_rcv_lens *l, const struct tonic_rcv *r,
 		l->short_seg = seg;
 		l->short_held = true;
 	}
+}
+
+/*
+ * Is any of the @n segments from @seg above a short one held (the rule of
+ * tonic_len_bad() for a full segment at or past rcv_nxt)?  Relative to
+ * rcv_nxt the short one is at a in [0, 2^31), and a segment at b is at or
+ * past rcv_nxt and above it when a < b < 2^31: does the run's arc of
+ * numbers meet that interval?
+ */
+static bool tonic_len_above_short(const struct tonic_rcv_lens *l,
+				  const struct tonic_rcv *r, u32 seg, u32 n)
+{
+	u32 a = l->short_seg - r->rcv_nxt, b = seg - r->rcv_nxt;
+	u32 room = 0x7fffffffU - a;	/* numbers in (a, 2^31) */
+
+	if (!l->short_held || tonic_seq_before(l->short_seg, r->rcv_nxt) ||
+	    !room)
+		return false;
+	return b - (a + 1) < room || (a + 1) - b < n;
+}
+
+bool tonic_len_run_bad(const struct tonic_rcv_lens *l,
+		       const struct tonic_rcv *r, u32 seg_size, u32 seg, u32 n,
+		       u32 last)
+{
+	u32 slot = seg & (TONIC_LENS - 1), want = tonic_len_tag(seg, seg_size);
+	u32 i, known;
+
+	/* A full one is bad if known with another length: the same tag,
+	 * another length (known ^ want in [1, 0xffff]).
+	 */
+	for (i = 0; i + 1 < n; i++) {
+		known = l->len[slot];
+		if (known && (known ^ want) - 1 < 0xffff)
+			return true;
+		if (++slot == TONIC_LENS) {
+			slot = 0;
+			want += 1U << 16;
+		}
+	}
+	if (n > 1 && tonic_len_above_short(l, r, seg, n - 1))
+		return true;
+	return tonic_len_bad(l, r, seg_size, seg + n - 1, last);
+}
+
+void tonic_len_run_keep(struct tonic_rcv_lens *l, u32 seg_size, u32 seg,
+			u32 n, u32 last)
+{
+	u32 i;
+
+	for (i = 0; i + 1 < n; i++, seg++)
+		l->len[seg & (TONIC_LENS - 1)] = tonic_len_tag(seg, seg_size);
+	l->len[seg & (TONIC_LENS - 1)] = tonic_len_tag(seg, last);
 }

@@ -271,6 +271,47 @@ void tonic_acc_ack(const struct tonic_acc_view *v, u32 ack, u32 wnd,
 		   struct tonic_acc_ack *out);
 
 /**
+ * tonic_acc_wnd() - the peer's window as the sender takes it
+ * @wnd: the window the peer advertised
+ * @window: K
+ *
+ * Return: @wnd, never beyond K.
+ */
+static inline u32 tonic_acc_wnd(u32 wnd, u16 window)
+{
+	return min_t(u32, wnd, window);
+}
+
+/**
+ * tonic_acc_ack_idle() - does an accepted ack tell the sender nothing?
+ * @snd_una: our head
+ * @peer_wnd: the peer's window as last taken (tonic_acc_ack()'s wnd)
+ * @peer_edge: its edge as last taken (tonic_acc_ack()'s edge)
+ * @window: K
+ * @ack: the packet's cumulative ack, relative to our ISN + 1
+ * @wnd: the window it advertises
+ * @flags: its TONIC_F_*
+ *
+ * TCP's header prediction for the sending side: a packet without flags
+ * whose ack is snd_una and whose window, clamped as tonic_acc_ack()
+ * clamps it, is the one taken last, at the same edge.  tonic_acc_ack()
+ * would leave the edge and the window as they are and
+ * tonic_acc_ack_events() would make no event, so a caller may skip both,
+ * and the view they read, for the many data packets of a one-way
+ * transfer.
+ *
+ * Return: true if the packet changes nothing for the sender.
+ */
+static inline bool tonic_acc_ack_idle(u32 snd_una, u32 peer_wnd,
+				      u32 peer_edge, u16 window, u32 ack,
+				      u32 wnd, u8 flags)
+{
+	return !flags && ack == snd_una &&
+	       tonic_acc_wnd(wnd, window) == peer_wnd &&
+	       ack + peer_wnd == peer_edge;
+}
+
+/**
  * tonic_acc_sack_ok() - may a selective ack be passed to the engine?
  * @v: the connection
  * @sack: the segment it names, relative to our ISN + 1
@@ -396,6 +437,26 @@ bool tonic_len_bad(const struct tonic_rcv_lens *l, const struct tonic_rcv *r,
 		   u32 seg_size, u32 seg, u32 len);
 
 /**
+ * tonic_len_run_bad() - is the length of a segment of a run impossible?
+ * @l: the lengths kept
+ * @r: the receiver model's state (rcv_nxt, held)
+ * @seg_size: C (below 2^16)
+ * @seg: the run's first segment (relative)
+ * @n: its segments (at least 1), each C bytes but the last
+ * @last: the last one's payload bytes
+ *
+ * tonic_len_bad() of each segment of a GRO batch, in one pass: a full
+ * segment can only be a resend of another length or lie above a held
+ * short one, which are checked for all of them at once; the last one
+ * is checked alone.
+ *
+ * Return: true if tonic_len_bad() is true for any of them.
+ */
+bool tonic_len_run_bad(const struct tonic_rcv_lens *l,
+		       const struct tonic_rcv *r, u32 seg_size, u32 seg, u32 n,
+		       u32 last);
+
+/**
  * tonic_len_keep() - remember the length of a segment kept
  * @l: the lengths kept
  * @r: the receiver model's state after it took the segment
@@ -406,5 +467,18 @@ bool tonic_len_bad(const struct tonic_rcv_lens *l, const struct tonic_rcv *r,
  */
 void tonic_len_keep(struct tonic_rcv_lens *l, const struct tonic_rcv *r,
 		    u32 seg_size, u32 seg, u32 len, bool held);
+
+/**
+ * tonic_len_run_keep() - remember the lengths of a run delivered in order
+ * @l: the lengths kept
+ * @seg_size: C
+ * @seg: the run's first segment (relative)
+ * @n: its segments, each C bytes but the last
+ * @last: the last one's payload bytes
+ *
+ * What tonic_len_keep() does for each of them (not held).
+ */
+void tonic_len_run_keep(struct tonic_rcv_lens *l, u32 seg_size, u32 seg,
+			u32 n, u32 last);
 
 #endif /* _TONIC_ACCEPT_H */

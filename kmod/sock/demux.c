@@ -54,8 +54,9 @@ static bool tonic_pull_hdr(struct sk_buff *skb, unsigned int len)
  * @skb: packet with data at the Tonic header
  *
  * Pulls the header (and SYN options) into the linear area.  Of a GRO
- * batch, the first datagram is checked (the others when the batch is
- * taken apart).
+ * batch, the first datagram is checked, and must be DATA: GRO merges
+ * nothing else.  The others, rebuilt from that header with their own
+ * seq and length (tonic_batch_detach()), then pass too.
  *
  * Return: true if the packet is malformed.
  */
@@ -64,10 +65,13 @@ bool tonic_hdr_bad(struct sk_buff *skb)
 	u32 len = skb->len;
 	u32 hlen;
 
-	if (TONIC_SKB_CB(skb)->batch)
-		len = TONIC_HDR_LEN + skb_shinfo(skb)->gso_size;
 	if (!tonic_pull_hdr(skb, TONIC_HDR_LEN))
 		return true;
+	if (TONIC_SKB_CB(skb)->batch) {
+		if (tonic_hdr(skb)->type != TONIC_PKT_DATA)
+			return true;
+		len = TONIC_HDR_LEN + skb_shinfo(skb)->gso_size;
+	}
 	hlen = tonic_pkt_hdr_len(tonic_hdr(skb)->type);
 	if (!hlen || !pskb_may_pull(skb, hlen))
 		return true;

@@ -32,6 +32,7 @@
  * in the benchmark, which is why the switch removes the hooks).
  */
 #include <linux/netfilter.h>
+#include <linux/netfilter_bridge.h>
 #include <linux/netfilter_ipv4.h>
 #include <linux/netfilter_ipv6.h>
 #include <linux/udp.h>
@@ -45,23 +46,31 @@
 #include "protocol.h"
 
 /**
- * tonic_rx_dst_keep() - cache the input route of a connection's packets
+ * tonic_rx_dst_keep() - keep the input route of a connection's packets
  * @sk: a connection taking data, locked (or owned by the user)
  * @skb: a packet for it that came through routing or early demux
  *
- * As TCP's sk_rx_dst_set(): the route and its device are what the early
- * demux hook checks before reusing it.  The old route is released when
- * another replaces it; the socket's destructor releases the last.
+ * As TCP's receive path (tcp_v4_do_rcv(), tcp_v6_do_rcv()): a kept route
+ * that went stale or is for another device is dropped, and the packet's
+ * own route kept instead, with the serial number IPv6 checks it against.
+ * An IPv6 route can go stale and come back as the same object with a new
+ * serial number, so comparing pointers is not enough.  The socket's
+ * destructor releases the last route.
  */
 void tonic_rx_dst_keep(struct sock *sk, const struct sk_buff *skb)
 {
-	struct dst_entry *dst = skb_dst(skb);
-	struct dst_entry *old;
+	struct dst_entry *dst;
 
-	old = rcu_dereference_protected(sk->sk_rx_dst,
+	dst = rcu_dereference_protected(sk->sk_rx_dst,
 					lockdep_sock_is_held(sk));
-	if (likely(old == dst && sk->sk_rx_dst_ifindex == skb->skb_iif))
-		return;
+	if (dst) {
+		if (likely(sk->sk_rx_dst_ifindex == skb->skb_iif &&
+			   dst_check(dst, sk->sk_rx_dst_cookie)))
+			return;
+		RCU_INIT_POINTER(sk->sk_rx_dst, NULL);
+		dst_release(dst);
+	}
+	dst = skb_dst(skb);
 	if (!dst || !dst_hold_safe(dst))
 		return;
 	rcu_assign_pointer(sk->sk_rx_dst, dst);
@@ -70,7 +79,6 @@ void tonic_rx_dst_keep(struct sock *sk, const struct sk_buff *skb)
 	if (skb->protocol == htons(ETH_P_IPV6))
 		sk->sk_rx_dst_cookie = rt6_get_cookie(dst_rt6_info(dst));
 #endif
-	dst_release(old);
 }
 
 /**
@@ -87,9 +95,9 @@ void tonic_rx_dst_forget(struct sock *sk)
  * tunnel socket to prefetch on the UDP wire.  Return: false if the
  * packet is not a Tonic one.
  */
-static bool tonic_edemux_ports(struct sk_buff *skb, u8 proto, u32 off,
-			       struct socket *tunnel, __be16 *ports,
-			       struct sock **usk)
+static __always_inline bool
+tonic_edemux_ports(struct sk_buff *skb, u8 proto, u32 off,
+		   struct socket *tunnel, __be16 *ports, struct sock **usk)
 {
 	const __be16 *p;
 	__be16 buf[2];
@@ -125,8 +133,8 @@ static bool tonic_edemux_ports(struct sk_buff *skb, u8 proto, u32 off,
  * Attach @sk's cached route, if still valid, and the tunnel socket @usk
  * if any.  Consumes the lookup's reference on @sk.
  */
-static void tonic_edemux_attach(struct sk_buff *skb, struct sock *sk,
-				struct sock *usk)
+static __always_inline void
+tonic_edemux_attach(struct sk_buff *skb, struct sock *sk, struct sock *usk)
 {
 	struct dst_entry *dst;
 
@@ -144,7 +152,7 @@ static void tonic_edemux_attach(struct sk_buff *skb, struct sock *sk,
 		skb->sk = usk;
 		skb->destructor = sock_pfree;
 	}
-	TONIC_INC_STATS(sock_net(sk), TONIC_MIB_EARLY_DEMUX);
+	TONIC_SK_INC_STATS(sk, TONIC_MIB_EARLY_DEMUX);
 out:
 	sock_gen_put(sk);
 }
@@ -155,12 +163,16 @@ static bool tonic_edemux_proto(u8 proto)
 	return proto == IPPROTO_UDP || proto == tonic_protocol;
 }
 
-/* What ip_rcv_finish_core()'s own early demux asks of a packet. */
+/*
+ * What ip_rcv_finish_core()'s own early demux asks of a packet; and not
+ * a frame a bridge passes through these hooks (br_netfilter), which
+ * routing never sees.
+ */
 static bool tonic_edemux_wanted(const struct net *net, struct sk_buff *skb)
 {
 	return READ_ONCE(net->ipv4.sysctl_ip_early_demux) &&
 	       skb->pkt_type == PACKET_HOST && !skb_dst(skb) && !skb->sk &&
-	       !netif_is_l3_slave(skb->dev);
+	       !netif_is_l3_slave(skb->dev) && !nf_bridge_in_prerouting(skb);
 }
 
 static unsigned int tonic_v4_edemux(void *priv, struct sk_buff *skb,

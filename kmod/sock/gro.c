@@ -437,8 +437,9 @@ static struct sk_buff *tonic_batch_member(struct sk_buff *skb, u32 i,
  * CE, no socket, ...): each datagram after the first is rebuilt from the
  * first's headers and a copy of its payload, with the first's control
  * block (IP's, the CE mark), input interface and route; the first is
- * trimmed to its own payload.  A datagram without memory is dropped (a
- * loss the sender repairs).
+ * trimmed to its own payload.  Each header is the checked first one (DATA)
+ * with its own seq and length, so it passes tonic_hdr_bad() too.  A
+ * datagram without memory is dropped (a loss the sender repairs).
  *
  * Return: the first datagram, the others on its ->next; NULL if nothing
  * is left (@skb is freed).

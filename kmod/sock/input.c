@@ -456,36 +456,29 @@ static bool tonic_rcv_listen(struct sock *sk, struct sk_buff *skb)
 	return false;
 }
 
-static void tonic_rcv_conn(struct sock *sk, struct sk_buff *skb)
+/*
+ * Answer a packet tonic_acc_conn() refused (RFC 5961): an ACK to a
+ * repeated SYN-ACK, a challenge ACK, the reset, or a counted drop.
+ */
+static void tonic_rcv_refused(struct sock *sk, enum tonic_acc acc)
 {
-	const struct tonichdr *th = tonic_hdr(skb);
-	struct tonic_sock *tsk = tonic_sk(sk);
-	u32 seq = ntohl(th->seq) - (tsk->irs + 1);
-	u32 ack = ntohl(th->ack) - (tsk->iss + 1);
-	u32 wnd = ntohs(th->wnd);
-	u8 type = th->type;
-	struct tonic_acc_view v;
 	int err;
 
-	/* RFC 5961 and the ack's range (engine/accept.c) */
-	tonic_acc_view_of(sk, &v);
-	switch (tonic_acc_conn(&v, type, seq, ack)) {
-	case TONIC_ACC_OK:
-		break;
+	switch (acc) {
 	case TONIC_ACC_REPLY:
 		/* Our final ACK was lost: the server repeats its SYN-ACK. */
 		tonic_send_ctl(sk, TONIC_PKT_ACK, 0, 0, 0, 0);
-		goto drop;
+		break;
 	case TONIC_ACC_CHALLENGE:
 		/* A peer that really restarted or reset answers the
 		 * challenge with an exact RST.
 		 */
 		tonic_challenge_ack(sk);
-		goto drop;
+		break;
 	case TONIC_ACC_STALE:
 		TONIC_SK_INC_STATS(sk, TONIC_MIB_DROP_STATE);
 		tonic_challenge_ack(sk);
-		goto drop;
+		break;
 	case TONIC_ACC_RESET:
 		TONIC_SK_INC_STATS(sk, TONIC_MIB_RSTS_IN);
 		err = tonic_acc_rst_err(sk->sk_state);
@@ -493,13 +486,45 @@ static void tonic_rcv_conn(struct sock *sk, struct sk_buff *skb)
 			tonic_reset(sk, -err);
 		else
 			tonic_done(sk);
-		goto drop;
+		break;
 	case TONIC_ACC_DROP:
 		TONIC_SK_INC_STATS(sk, TONIC_MIB_DROP_STATE);
-		goto drop;
+		break;
 	default:
-		goto drop;
+		break;
 	}
+}
+
+/*
+ * The admission of a packet of a connection: a lone datagram (@n 1) or a
+ * GRO batch of @n DATA segments from @seq.  RFC 5961 and the ack's range
+ * (engine/accept.c), then what any acceptable packet tells: the peer is
+ * alive, the handshake is over, our FIN arrived.  A lone datagram is
+ * answered here when refused; a batch is refused unanswered and before
+ * our FIN's state changes, so that its datagrams, taken one by one, meet
+ * the same rules as lone ones.
+ *
+ * Inline: per packet, and each caller's @n is a constant.
+ *
+ * Return: true if the packet goes on to its type's processing; false:
+ * drop it (a batch: take it apart).
+ */
+static __always_inline bool tonic_rcv_admit(struct sock *sk, u8 type,
+					    u32 seq, u32 ack, u32 wnd, u32 n)
+{
+	struct tonic_sock *tsk = tonic_sk(sk);
+	struct tonic_acc_view v;
+	enum tonic_acc acc;
+
+	tonic_acc_view_of(sk, &v);
+	acc = tonic_acc_conn(&v, type, seq, ack);
+	if (acc != TONIC_ACC_OK) {
+		if (n == 1)
+			tonic_rcv_refused(sk, acc);
+		return false;
+	}
+	if (n > 1 && tonic_acc_fin_acked(&v, ack))
+		return false;
 
 	tonic_keepalive_rcv(sk);	/* the peer is alive */
 	if (sk->sk_state == TCP_SYN_RECV) {
@@ -508,32 +533,69 @@ static void tonic_rcv_conn(struct sock *sk, struct sk_buff *skb)
 		INET_ECN_xmit(sk);
 		tonic_connection_established(sk);
 	}
+	return !(tonic_acc_fin_acked(&v, ack) && tonic_fin_acked(sk));
+}
 
-	if (tonic_acc_fin_acked(&v, ack) && tonic_fin_acked(sk))
+/*
+ * The admission of DATA past tonic_rcv_admit(): @n segments from @seq,
+ * each C bytes but the last, @last (a lone datagram: @n 1, @last its
+ * length).  Their lengths, then the ack and window they carry, then the
+ * reader and the state.  A lone datagram is answered and counted here
+ * when refused; a batch is refused unanswered (but for the ack it
+ * carries, which its first datagram then finds taken).
+ *
+ * Return: true if the segments go to the receiver model.
+ */
+static __always_inline bool tonic_data_admit(struct sock *sk, u32 seq,
+					     u32 ack, u32 wnd, u32 n, u32 last)
+{
+	struct tonic_sock *tsk = tonic_sk(sk);
+	bool bad;
+
+	/* Nothing of a segment of impossible length counts. */
+	if (n == 1)
+		bad = tonic_len_bad(&tsk->lens, &tsk->rcv, tsk->seg_size, seq,
+				    last);
+	else
+		bad = tonic_len_run_bad(&tsk->lens, &tsk->rcv, tsk->seg_size,
+					seq, n, last);
+	if (bad) {
+		if (n == 1)
+			TONIC_SK_INC_STATS(sk, TONIC_MIB_DROP_MALFORMED);
+		return false;
+	}
+	tonic_ack_rcv(sk, ack, 0, 0, 0, wnd);
+	if (sock_flag(sk, SOCK_DEAD) &&
+	    !tonic_seq_before(seq, tsk->rcv.rcv_nxt)) {
+		if (n > 1)
+			return false;
+		/* New data for a socket nobody can read any more. */
+		tonic_send_ctl(sk, TONIC_PKT_RST, 0, 0, 0, 0);
+		tonic_done(sk);
+		return false;
+	}
+	return tonic_acc_data_state(sk->sk_state);
+}
+
+static void tonic_rcv_conn(struct sock *sk, struct sk_buff *skb)
+{
+	const struct tonichdr *th = tonic_hdr(skb);
+	struct tonic_sock *tsk = tonic_sk(sk);
+	u32 seq = ntohl(th->seq) - (tsk->irs + 1);
+	u32 ack = ntohl(th->ack) - (tsk->iss + 1);
+	u32 len = skb->len - TONIC_HDR_LEN;
+	u32 wnd = ntohs(th->wnd);
+
+	if (!tonic_rcv_admit(sk, th->type, seq, ack, wnd, 1))
 		goto drop;
-
-	switch (type) {
+	switch (th->type) {
 	case TONIC_PKT_ACK:
 		TONIC_SK_INC_STATS(sk, TONIC_MIB_ACKS_IN);
 		tonic_ack_rcv(sk, ack, ntohl(th->sack) - (tsk->iss + 1),
 			      th->flags, ntohl(th->grant), wnd);
 		break;
 	case TONIC_PKT_DATA:
-		/* Nothing of a segment of impossible length counts. */
-		if (tonic_len_bad(&tsk->lens, &tsk->rcv, tsk->seg_size, seq,
-				  skb->len - TONIC_HDR_LEN)) {
-			TONIC_SK_INC_STATS(sk, TONIC_MIB_DROP_MALFORMED);
-			goto drop;
-		}
-		tonic_ack_rcv(sk, ack, 0, 0, 0, wnd);
-		if (sock_flag(sk, SOCK_DEAD) &&
-		    !tonic_seg_before(seq, tsk->rcv.rcv_nxt)) {
-			/* New data for a socket nobody can read any more. */
-			tonic_send_ctl(sk, TONIC_PKT_RST, 0, 0, 0, 0);
-			tonic_done(sk);
-			goto drop;
-		}
-		if (!tonic_acc_data_state(sk->sk_state))
+		if (!tonic_data_admit(sk, seq, ack, wnd, 1, len))
 			goto drop;
 		tonic_data_rcv(sk, skb, seq);
 		return;
@@ -621,12 +683,11 @@ static void tonic_batch_end(struct sock *sk)
 /*
  * The fast path of a GRO batch (sock/gro.c): segments rcv_nxt to
  * rcv_nxt + n - 1, all in the window, none CE, nothing held out of
- * order.  Its ack and window are taken once, the receiver model takes
- * the n segments together, and the skb goes to the receive queue whole,
- * as TCP queues a GRO packet.  Every check a lone datagram passes in
- * tonic_rcv_conn() and tonic_data_rcv() is made for each segment here or
- * holds for all of them; anything else is left to the datagrams one by
- * one (false), whose first then does not take the same ack again.
+ * order.  It passes the admission of a lone datagram once, for its n
+ * segments (tonic_rcv_admit(), tonic_data_admit()), the receiver model
+ * takes them together, and the skb goes to the receive queue whole, as
+ * TCP queues a GRO packet.  Anything else is left to the datagrams one
+ * by one (false), whose first then does not take the same ack again.
  *
  * Return: true if @skb was consumed.
  */
@@ -641,42 +702,31 @@ static bool tonic_batch_fast(struct sock *sk, struct sk_buff *skb)
 	bool ackfreq = th->flags & TONIC_F_ACKFREQ;
 	bool ackreq = th->flags & TONIC_F_ACKREQ;
 	u32 wnd = ntohs(th->wnd);
-	struct tonic_acc_view v;
 	struct tonic_rcv_cfg cfg;
 	struct tonic_rcv_ack ra;
 	unsigned int what;
-	u32 i;
 
+	/* A run the receiver model can take at once, and memory for it. */
 	if (th->type != TONIC_PKT_DATA || TONIC_SKB_CB(skb)->ce ||
 	    tsk->peer_fin || sock_flag(sk, SOCK_DEAD) ||
 	    !tonic_acc_data_state(sk->sk_state) || size != tsk->seg_size)
 		return false;
 	tonic_rcv_cfg(sk, &cfg);
-	if (!tonic_rcv_run_ok(&tsk->rcv, &cfg, seq, n, ackfreq))
+	if (!tonic_rcv_run_ok(&tsk->rcv, &cfg, seq, n, ackfreq) ||
+	    !tonic_rmem_ok(sk, skb))
 		return false;
-	for (i = 0; i < n; i++)
-		if (tonic_len_bad(&tsk->lens, &tsk->rcv, size, seq + i,
-				  i + 1 < n ? size : last))
-			return false;
-	tonic_acc_view_of(sk, &v);
-	if (tonic_acc_conn(&v, TONIC_PKT_DATA, seq, ack) != TONIC_ACC_OK ||
-	    tonic_acc_fin_acked(&v, ack) || !tonic_rmem_ok(sk, skb))
+	if (!tonic_rcv_admit(sk, TONIC_PKT_DATA, seq, ack, wnd, n) ||
+	    !tonic_data_admit(sk, seq, ack, wnd, n, last))
 		return false;
-
-	tonic_keepalive_rcv(sk);
-	tonic_ack_rcv(sk, ack, 0, 0, 0, wnd);
-	/* The ACK may have changed the state; the datagrams then see it. */
-	if (sock_flag(sk, SOCK_DEAD) || !tonic_acc_data_state(sk->sk_state) ||
-	    seq != tsk->rcv.rcv_nxt || tsk->rcv.held)
+	/* The ACK may have changed the receiver too; the datagrams see it. */
+	if (seq != tsk->rcv.rcv_nxt || tsk->rcv.held)
 		return false;
 
 	tsk->stats.segs_in += n;
 	TONIC_SK_ADD_STATS(sk, TONIC_MIB_SEGS_IN, n);
 	what = tonic_rcv_take_run(&tsk->rcv, &cfg, n, last, ackreq, ackfreq,
 				  &ra);
-	for (i = 0; i < n; i++)
-		tonic_len_keep(&tsk->lens, &tsk->rcv, size, seq + i,
-			       i + 1 < n ? size : last, false);
+	tonic_len_run_keep(&tsk->lens, size, seq, n, last);
 	skb_dst_drop(skb);
 	__skb_pull(skb, TONIC_HDR_LEN);
 	TONIC_SKB_CB(skb)->seg = seq;
@@ -728,14 +778,12 @@ int tonic_rcv_batch(struct sock *sk, struct sk_buff *skb)
 	/* A listener's path may answer with resets, which want routes. */
 	skb = tonic_batch_detach(sock_net(sk), skb, !whole);
 	n = 0;
+	/* The demux checked the first header; the others are built from
+	 * it (tonic_hdr_bad()).
+	 */
 	skb_list_walk_safe(skb, skb, next) {
 		skb_mark_not_on_list(skb);
-		/* The demux checked the first header, this the others. */
-		if (n++ && tonic_hdr_bad(skb)) {
-			TONIC_SK_INC_STATS(sk, TONIC_MIB_DROP_MALFORMED);
-			kfree_skb(skb);
-			continue;
-		}
+		n++;
 		tonic_rcv(sk, skb);	/* the state may change on the way */
 	}
 	if (!whole)

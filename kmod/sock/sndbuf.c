@@ -575,15 +575,9 @@ void tonic_ack_rcv(struct sock *sk, u32 ack, u32 sack, u8 flags, u32 grant,
 	/* The peer is alive: window probes start counting afresh. */
 	if (!tsk->fin_sent)
 		tsk->retries = 0;
-	/*
-	 * As TCP's header prediction: a packet that acknowledges nothing
-	 * new, reports nothing and leaves the window as it was changes
-	 * nothing, and most packets of a one-way transfer's receiver are
-	 * such data packets.
-	 */
-	if (!flags && ack == tsk->snd_una &&
-	    min_t(u32, wnd, tsk->window) == tsk->peer_wnd &&
-	    ack + tsk->peer_wnd == tsk->peer_edge)
+	/* TCP's header prediction (engine/accept.h), without the view. */
+	if (tonic_acc_ack_idle(tsk->snd_una, tsk->peer_wnd, tsk->peer_edge,
+			       tsk->window, ack, wnd, flags))
 		return;
 	tonic_ack_news(sk, ack, sack, flags, grant, wnd);
 }

@@ -503,9 +503,17 @@ static void ack_rcv(struct conn *c, u32 ack, u32 sack, u8 flags, u32 grant,
 	struct tonic_acc_view v;
 	struct tonic_acc_ack a;
 	unsigned int n, i;
+	bool idle;
 
 	view(c, &v);
+	/* what the kernel's header prediction skips (tonic_ack_rcv()) */
+	idle = tonic_acc_ack_idle(v.snd_una, c->peer_wnd, v.peer_edge,
+				  c->window, ack - c->base, wnd, flags);
 	tonic_acc_ack(&v, ack - c->base, wnd, &a);
+	FUZZ_CHECK(!idle || (!a.old && a.wnd == c->peer_wnd &&
+			     (!a.update || a.edge == v.peer_edge)),
+		   "idle ack %u moves the window %u/%u edge %u/%u",
+		   ack, a.wnd, c->peer_wnd, a.edge, v.peer_edge);
 	FUZZ_CHECK(!seg_before(a.cum, v.snd_una) && !seg_before(v.snd_ann, a.cum),
 		   "cum %u outside [%u, %u]", a.cum, v.snd_una, v.snd_ann);
 	FUZZ_CHECK(a.wnd <= c->window, "window %u > K %u", a.wnd, c->window);
@@ -525,6 +533,7 @@ static void ack_rcv(struct conn *c, u32 ack, u32 sack, u8 flags, u32 grant,
 		n = raw_ack_events(ack, &p, ev);
 	} else {
 		n = tonic_acc_ack_events(&v, &a, &p, FLOW, ev);
+		FUZZ_CHECK(!idle || !n, "idle ack %u makes %u events", ack, n);
 	}
 	for (i = 0; i < n && !raw; i++) {
 		struct tonic_ctrl_desc *e = &ev[i];
@@ -546,6 +555,25 @@ static void ack_rcv(struct conn *c, u32 ack, u32 sack, u8 flags, u32 grant,
 }
 
 /* ---- receiver: input.c ---- */
+
+/*
+ * A GRO batch's length check (tonic_len_run_bad()) answers as the
+ * single one of each of its segments, here for a run ending with this
+ * segment, in the lengths the connection has kept so far.
+ */
+static void check_len_run(const struct conn *c, const struct tonic_rcv *r,
+			  u32 seq, u32 len)
+{
+	u32 n = 1 + (seq ^ len) % 64, i, first = seq - (n - 1);
+	bool bad = false;
+
+	for (i = 0; i < n; i++)
+		bad |= tonic_len_bad(&c->lens, r, c->seg_size, first + i,
+				     i + 1 < n ? c->seg_size : len);
+	FUZZ_CHECK(tonic_len_run_bad(&c->lens, r, c->seg_size, first, n, len) ==
+		   bad, "run of %u to %u (len %u): not as single checks",
+		   n, seq, len);
+}
 
 /*
  * A delayed ACK waits for fewer segments than the sender allows (ACKFREQ:
@@ -875,6 +903,7 @@ static void conn_rcv(struct conn *c, const struct tonic_pkt *p, bool raw,
 		break;
 	case TONIC_PKT_DATA:
 		rcv_rel(c, &r);
+		check_len_run(c, &r, seq, p->len);
 		if (tonic_len_bad(&c->lens, &r, c->seg_size, seq, p->len))
 			break;
 		ack_rcv(c, ack + c->base, 0, 0, 0, p->wnd, raw);

@@ -269,6 +269,71 @@ static void ack_clamp(void)
 	CHECK(!tonic_acc_sack_ok(&v, 49));
 }
 
+/*
+ * Header prediction: head 50, tail 60, K 16, the peer's window 16 at edge
+ * 66.  Idle: no flags, the ack at the head, the same (clamped) window at
+ * the same edge.  Whatever it calls idle, tonic_acc_ack() leaves as it
+ * was and tonic_acc_ack_events() makes no event of.
+ */
+static void ack_idle(void)
+{
+	struct tonic_acc_view v = est();
+	struct tonic_ctrl_desc ev[TONIC_ACK_EVENTS];
+	struct tonic_ack_pkt p = {};
+	struct tonic_acc_ack a;
+	u32 una, wnd, ack, pw, idle = 0;
+
+	CHECK(tonic_acc_ack_idle(50, 16, 66, 16, 50, 16, 0));
+	/* a window beyond K is K: the same */
+	CHECK(tonic_acc_ack_idle(50, 16, 66, 16, 50, 1000, 0));
+	/* the window changes (and with it the edge) */
+	CHECK(!tonic_acc_ack_idle(50, 16, 66, 16, 50, 15, 0));
+	CHECK(!tonic_acc_ack_idle(50, 8, 58, 16, 50, 16, 0));
+	/* the edge alone changes: a window taken from an older ack */
+	CHECK(!tonic_acc_ack_idle(50, 16, 65, 16, 50, 16, 0));
+	/* news: the ack moves, or is old */
+	CHECK(!tonic_acc_ack_idle(50, 16, 66, 16, 51, 15, 0));
+	CHECK(!tonic_acc_ack_idle(50, 16, 66, 16, 49, 17, 0));
+	/* any flag is news */
+	CHECK(!tonic_acc_ack_idle(50, 16, 66, 16, 50, 16, TONIC_F_SACK));
+	CHECK(!tonic_acc_ack_idle(50, 16, 66, 16, 50, 16, TONIC_F_CNP));
+	CHECK(!tonic_acc_ack_idle(50, 16, 66, 16, 50, 16, TONIC_F_GRANT));
+	CHECK(!tonic_acc_ack_idle(50, 16, 66, 16, 50, 16, TONIC_F_ACKREQ));
+	/* a zero window at a standing edge */
+	CHECK(tonic_acc_ack_idle(50, 0, 50, 16, 50, 0, 0));
+	CHECK(!tonic_acc_ack_idle(50, 0, 50, 16, 50, 1, 0));
+	/* across the wrap */
+	CHECK(tonic_acc_ack_idle((u32)-3, 16, 13, 16, (u32)-3, 16, 0));
+	CHECK(!tonic_acc_ack_idle((u32)-3, 16, 12, 16, (u32)-3, 16, 0));
+
+	/* idle means tonic_acc_ack() and its events change nothing */
+	for (una = 48; una <= 52; una++) {
+		for (pw = 0; pw <= 16; pw += 4) {
+			for (ack = 44; ack <= 62; ack++) {
+				for (wnd = 0; wnd <= 20; wnd++) {
+					v.snd_una = una;
+					v.peer_edge = una + pw;
+					if (!tonic_acc_ack_idle(una, pw,
+								v.peer_edge,
+								v.window, ack,
+								wnd, 0))
+						continue;
+					idle++;
+					tonic_acc_ack(&v, ack, wnd, &a);
+					CHECK(!a.old);
+					CHECK_EQ(a.cum, una);
+					CHECK_EQ(a.wnd, pw);
+					CHECK(!a.update || a.edge == v.peer_edge);
+					CHECK_EQ(tonic_acc_ack_events(&v, &a, &p,
+								      3, ev), 0);
+				}
+			}
+		}
+	}
+	/* una 48..52, window 0..16 by 4: wnd = window (or > K at 16) */
+	CHECK_EQ(idle, 5 * 4 + 5 * 5);
+}
+
 /* The engine events of ACK packets: head 50, tail 60. */
 static void ack_events(void)
 {
@@ -414,6 +479,106 @@ static void lengths(void)
 	CHECK(tonic_len_bad(&l, &r, c, 3, 10));
 }
 
+/*
+ * A random state of the length checks around segment @base, C = @c:
+ * anything from no lengths known to a full ring, of this and of older
+ * numbers, and rcv_nxt and a held short segment near @base or nearly
+ * 2^31 away.
+ */
+static void lens_state(struct tonic_rcv_lens *l, struct tonic_rcv *r,
+		       u32 base, u32 c)
+{
+	u32 i, x, fill = rnd(TONIC_LENS >> rnd(9));
+
+	memset(l, 0, sizeof(*l));
+	memset(r, 0, sizeof(*r));
+	for (i = 0; i < fill; i++) {
+		x = base + rnd(3 * TONIC_LENS) - TONIC_LENS;
+		if (rnd(4) == 0)
+			x -= TONIC_LENS * (1 + rnd(3));	/* an older user */
+		l->len[x & (TONIC_LENS - 1)] =
+			tonic_len_tag(x, rnd(3) ? c : 1 + rnd(c));
+	}
+	r->rcv_nxt = rnd(8) ? base + rnd(129) - 64 : base + 0x7fffff00U + rnd(512);
+	r->held = rnd(3);
+	l->top = r->rcv_nxt + rnd(80);
+	l->short_held = rnd(2);
+	l->short_seg = rnd(8) ? r->rcv_nxt + rnd(100) - 20 :
+				r->rcv_nxt + 0x7fffffc0U + rnd(128);
+}
+
+/*
+ * tonic_len_run_bad() answers as tonic_len_bad() of each segment of the
+ * run, and tonic_len_run_keep() leaves what tonic_len_keep() of each
+ * (in order) leaves: random states, runs of 1 to 64 segments, full or a
+ * short or over-long last one, across the ring's and the numbers' wrap.
+ */
+static void length_runs(void)
+{
+	static struct tonic_rcv_lens l, l2;
+	u32 it, i, n, c, seg, base, last, bad = 0, good = 0;
+	struct tonic_rcv r;
+	bool want;
+
+	for (it = 0; it < 200000; it++) {
+		c = rnd(2) ? 1448 : 1 + rnd(9000);
+		base = rnd(4) ? (u32)rnd64() : (u32)-rnd(200);
+		lens_state(&l, &r, base, c);
+		seg = base + rnd(161) - 80;
+		n = 1 + rnd(64);
+		if (rnd(4) == 0) {
+			/* across rcv_nxt + 2^31, above a short one held just
+			 * below: only full segments can be bad there
+			 */
+			seg = r.rcv_nxt + 0x80000000U - rnd(n + 1);
+			l.short_held = true;
+			l.short_seg = r.rcv_nxt + 0x7fffffffU - rnd(n + 2);
+		}
+		last = rnd(8) ? c : rnd(8) ? 1 + rnd(c) : c + 1;
+		want = false;
+		for (i = 0; i < n; i++)
+			want |= tonic_len_bad(&l, &r, c, seg + i,
+					      i + 1 < n ? c : last);
+		CHECK_EQ(tonic_len_run_bad(&l, &r, c, seg, n, last), want);
+		if (want)
+			bad++;
+		else
+			good++;
+		if (it % 16)
+			continue;
+		l2 = l;
+		for (i = 0; i < n; i++)
+			tonic_len_keep(&l, &r, c, seg + i,
+				       i + 1 < n ? c : last, false);
+		tonic_len_run_keep(&l2, c, seg, n, last);
+		CHECK(!memcmp(&l, &l2, sizeof(l)));
+	}
+	tap_diag("%u runs bad, %u good", bad, good);
+	CHECK(bad > 20000 && good > 20000);
+
+	/* The fast path's case: nothing known, nothing held. */
+	memset(&l, 0, sizeof(l));
+	memset(&r, 0, sizeof(r));
+	r.rcv_nxt = 10;
+	CHECK(!tonic_len_run_bad(&l, &r, 1000, 10, 64, 1000));
+	CHECK(!tonic_len_run_bad(&l, &r, 1000, 10, 64, 999));
+	CHECK(tonic_len_run_bad(&l, &r, 1000, 10, 64, 1001));
+	/* segment 12 came before with another length */
+	l.len[12] = tonic_len_tag(12, 999);
+	CHECK(tonic_len_run_bad(&l, &r, 1000, 10, 4, 999));
+	CHECK(tonic_len_run_bad(&l, &r, 1000, 10, 3, 1000));
+	CHECK(!tonic_len_run_bad(&l, &r, 1000, 10, 3, 999));
+	CHECK(!tonic_len_run_bad(&l, &r, 1000, 10, 2, 1000));
+	CHECK(!tonic_len_run_bad(&l, &r, 1000, 12 + TONIC_LENS, 2, 1000));
+	/* a short one held at 20: a full one above it is bad */
+	l.len[12] = 0;
+	l.short_held = true;
+	l.short_seg = 20;
+	CHECK(!tonic_len_run_bad(&l, &r, 1000, 10, 11, 300));
+	CHECK(tonic_len_run_bad(&l, &r, 1000, 10, 12, 1000));
+	CHECK(tonic_len_run_bad(&l, &r, 1000, 21, 2, 1000));
+}
+
 static void negotiate(void)
 {
 	struct tonic_syn_view v = {
@@ -541,16 +706,18 @@ static void cookies(void)
 
 int main(void)
 {
-	tap_plan(11);
+	tap_plan(13);
 	TAP_RUN(slack_and_plausible);
 	TAP_RUN(rst);
 	TAP_RUN(syn_and_ack);
 	TAP_RUN(synsent_and_req);
 	TAP_RUN(fin);
 	TAP_RUN(ack_clamp);
+	TAP_RUN(ack_idle);
 	TAP_RUN(ack_events);
 	TAP_RUN(icmp);
 	TAP_RUN(lengths);
+	TAP_RUN(length_runs);
 	TAP_RUN(cookies);
 	TAP_RUN(negotiate);
 	return tap_exit();

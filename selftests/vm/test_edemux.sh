@@ -11,7 +11,7 @@
 # - the receiver's route lookups (the FIB's own counter) stay a handful,
 #   where without early demux there is at least one per data packet;
 # on the UDP wire and on raw IP, over IPv4 and IPv6 (EarlyDemux only:
-# IPv6 has no lookup counter).  net.tonic.early_demux=0 removes the hooks
+# IPv6 has no lookup counter), and from an IPv4 peer to a listener on ::.  net.tonic.early_demux=0 removes the hooks
 # and net.ipv4.ip_early_demux=0 turns them off: no packet is early-demuxed
 # and every data packet is routed; 1 brings them back.  A route change
 # during a transfer (the cached routes become stale) loses nothing.
@@ -19,7 +19,7 @@ cd "$(dirname "$0")/../.." || exit 1
 TONIC_ENCAP=udp		# both wires are set per namespace below
 . selftests/vm/lib.sh
 
-tap_plan 42
+tap_plan 45
 tmp=$(mktemp -d)
 cleanup() {
 	ns_cleanup
@@ -89,6 +89,9 @@ demuxed "UDP IPv4"
 tap_result $? "UDP IPv4: B made $routes route lookups for $segs_b data packets"
 xfer "UDP IPv6" -6 -a $ADDR6_B -p 7202 -b $MB -s 2
 demuxed "UDP IPv6"
+# An IPv4 peer of the IPv6 listener on :: (an IPv4-mapped child).
+xfer "UDP dual stack" -a $ADDR_B -p 7202 -b $MB -s 9
+demuxed "UDP dual stack"
 
 # ---- off, and back on ----
 tap_check "net.tonic.early_demux=0 in both namespaces" both net.tonic.early_demux=0
