@@ -207,7 +207,10 @@ enum {
  * @peer_edge: segments below this number fit in the peer's receive window
  * @peer_wnd: receive window the peer advertised last (segments)
  * @segs: announced, unacknowledged segments by number & (TONIC_RING - 1)
- * @ann_skb: first segment of the write queue not yet announced, or NULL
+ * @ann_skb: the write-queue skb holding segment @snd_ann, the first not
+ *	yet announced; NULL if every segment is
+ * @hdr_frag: where the Tonic headers of datagrams after a super-packet's
+ *	first are written, fresh bytes for every transmission (sock/gso.c)
  * @rcv: the receiver model's state (engine/receiver.h): rcv.rcv_nxt is
  *	the next segment number expected from the peer (relative), rcv.held
  *	the number of entries in @ooo
@@ -287,6 +290,7 @@ struct tonic_sock {
 	u32 peer_wnd;
 	struct sk_buff *segs[TONIC_RING];
 	struct sk_buff *ann_skb;
+	struct page_frag hdr_frag;
 
 	/* receive side, segment numbers relative to irs + 1 */
 	struct tonic_rcv rcv;
@@ -392,12 +396,14 @@ static inline struct tonic_request_sock *tonic_rsk(const struct request_sock *re
 /**
  * struct tonic_skb_cb - per-skb state
  * @header: room for the IP layer's control block
- * @seg: segment number, relative (send buffer and receive queues)
+ * @seg: segment number, relative (send buffer and receive queues); in
+ *	the send buffer the first of the skb's run of segments
  * @offset: receive queue: bytes already read from this skb
  * @ce: the packet carried ECN CE
  * @udp: received: the packet came in UDP (its header pulled)
  * @batch: received: a GRO batch of DATA datagrams of one connection: the
  *	first's header, then their payloads (sock/gro.c)
+ * @nsegs: send buffer: segments in this skb, @seg on (sock/sndbuf.c)
  */
 struct tonic_skb_cb {
 	union {
@@ -411,6 +417,7 @@ struct tonic_skb_cb {
 	u8 ce;
 	u8 udp;
 	u8 batch;
+	u16 nsegs;
 };
 
 #define TONIC_SKB_CB(skb) ((struct tonic_skb_cb *)&((skb)->cb[0]))
@@ -605,10 +612,10 @@ void tonic_send_ctl(struct sock *sk, int type, u32 seq, u32 sack, u8 flags,
 		    u32 grant);
 /**
  * struct tonic_gso - a UDP GSO super-packet being built
- * @first: the first datagram, sent alone if no second one joins it
- * @head: the super-packet: no data of its own, the datagrams on its
- *	frag_list (NULL while there is one datagram)
- * @last: the last datagram on @head's frag_list
+ * @first: the first datagram, its Tonic header in the linear part; sent
+ *	alone if no second one joins it, else the super-packet's head
+ * @last: the skb of @first's chain (@first or the last member of its
+ *	frag_list) that takes the next page fragments
  * @mss: a full datagram, Tonic header + C: the skb's gso_size
  * @max_segs: most datagrams in one super-packet; 0 = no GSO
  * @max_len: most bytes of datagrams in one super-packet
@@ -618,7 +625,6 @@ void tonic_send_ctl(struct sock *sk, int type, u32 seq, u32 sack, u8 flags,
  */
 struct tonic_gso {
 	struct sk_buff *first;
-	struct sk_buff *head;
 	struct sk_buff *last;
 	u32 mss;
 	u32 max_segs;
@@ -633,7 +639,9 @@ int tonic_xmit_seg(struct sock *sk, u32 seg, bool rtx, u8 flags,
 
 
 void tonic_gso_begin(struct sock *sk, struct tonic_gso *g);
-void tonic_gso_add(struct sock *sk, struct tonic_gso *g, struct sk_buff *skb);
+struct tonichdr *tonic_gso_add(struct sock *sk, struct tonic_gso *g,
+			       const struct sk_buff *run, u32 off, u32 len);
+struct sk_buff *tonic_seg_skb(const struct sk_buff *run, u32 off, u32 len);
 void tonic_gso_end(struct sock *sk, struct tonic_gso *g);
 struct sk_buff *tonic_make_synack(const struct sock *sk, struct request_sock *req);
 struct sk_buff *tonic_make_reset(struct sock *ctl_sk, struct sk_buff *rxskb);
@@ -647,6 +655,7 @@ void tonic_ack_rcv(struct sock *sk, u32 ack, u32 sack, u8 flags, u32 grant,
 		   u32 wnd);
 void tonic_sndbuf_purge(struct sock *sk);
 bool tonic_all_acked(const struct sock *sk);
+int tonic_sndbuf_bytes(const struct sock *sk);
 int tonic_flow_start(struct sock *sk);
 void tonic_flow_stop(struct sock *sk);
 void tonic_flow_timer(struct sock *sk, u64 now);

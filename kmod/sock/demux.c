@@ -11,6 +11,7 @@
  */
 #include <linux/filter.h>
 #include <linux/ipv6.h>
+#include <linux/skbuff_ref.h>
 #include <net/inet_connection_sock.h>
 #include <net/inet_hashtables.h>
 #include <net/inet_timewait_sock.h>
@@ -19,6 +20,34 @@
 #include <net/tcp_states.h>
 
 #include "protocol.h"
+
+/*
+ * pskb_may_pull() of @len header bytes.  A datagram that gso.c built
+ * after a super-packet's first carries its Tonic header alone in its
+ * first page fragment: copied to the tail and the fragment dropped, as
+ * GRO's gro_pull_from_frag0(), for a fraction of __pskb_pull_tail().
+ */
+static bool tonic_pull_hdr(struct sk_buff *skb, unsigned int len)
+{
+	struct skb_shared_info *si = skb_shinfo(skb);
+	unsigned int need;
+	skb_frag_t *f;
+
+	if (likely(skb_headlen(skb) >= len))
+		return true;
+	need = len - skb_headlen(skb);
+	f = &si->frags[0];
+	if (skb_cloned(skb) || si->nr_frags < 2 || skb_frag_size(f) != need ||
+	    skb_end_pointer(skb) - skb_tail_pointer(skb) < need ||
+	    PageHighMem(skb_frag_page(f)))
+		return pskb_may_pull(skb, len);
+	memcpy(skb_tail_pointer(skb), skb_frag_address(f), need);
+	skb->tail += need;
+	skb->data_len -= need;
+	__skb_frag_unref(f, skb->pp_recycle);
+	memmove(f, f + 1, --si->nr_frags * sizeof(*f));
+	return true;
+}
 
 /**
  * tonic_hdr_bad() - sanity-check the header of a received packet
@@ -36,7 +65,7 @@ bool tonic_hdr_bad(struct sk_buff *skb)
 	u32 len = skb->len;
 	u32 hlen;
 
-	if (!pskb_may_pull(skb, TONIC_HDR_LEN))
+	if (!tonic_pull_hdr(skb, TONIC_HDR_LEN))
 		return true;
 	if (TONIC_SKB_CB(skb)->batch) {
 		if (tonic_hdr(skb)->type != TONIC_PKT_DATA)

@@ -32,6 +32,7 @@
  * traffic alone.
  */
 #include <linux/skbuff.h>
+#include <linux/skbuff_ref.h>
 #include <linux/udp.h>
 #include <net/gro.h>
 #include <net/inet6_hashtables.h>
@@ -121,19 +122,18 @@ static int tonic_gro_ip_flush(struct sock *usk, struct sk_buff *p,
 
 /*
  * skb_gro_receive()'s frag_list case: chain @skb onto @p, pulled to its
- * payload.
+ * payload (@off).
  */
-static int tonic_gro_chain(struct sk_buff *p, struct sk_buff *skb)
+static int tonic_gro_chain(struct sk_buff *p, struct sk_buff *skb,
+			   unsigned int off)
 {
-	if (!pskb_may_pull(skb, skb_gro_offset(skb)))
+	if (!pskb_may_pull(skb, off))
 		return -ENOMEM;
-	if (p->len + skb->len >= 65536)
-		return -E2BIG;
 	if (NAPI_GRO_CB(p)->last == p)
 		skb_shinfo(p)->frag_list = skb;
 	else
 		NAPI_GRO_CB(p)->last->next = skb;
-	skb_pull(skb, skb_gro_offset(skb));
+	skb_pull(skb, off);
 	NAPI_GRO_CB(p)->last = skb;
 	NAPI_GRO_CB(p)->count++;
 	p->data_len += skb->len;
@@ -161,20 +161,23 @@ static bool tonic_gro_follows(const struct sk_buff *p,
 }
 
 /*
- * skb_gro_receive(): append @skb's payload (at its GRO offset) to @p,
- * its page fragments moved into the last skb of @p when they hold all of
- * it, else @skb chained on @p's frag_list.  Nothing shared with a clone
- * (a tap's, or the sender's over veth) is moved or changed.
+ * skb_gro_receive(): append @skb's payload (after the Tonic header at its
+ * GRO offset) to @p, its page fragments moved into the last skb of @p
+ * when they hold all of it, else @skb chained on @p's frag_list.  A
+ * Tonic header in a page fragment of its own (gso.c builds all but a
+ * super-packet's first datagram so) is dropped with that fragment, never
+ * copied.  Nothing shared with a clone (a tap's) is moved or changed.
+ * On error @skb is as it came (its GRO offset at its Tonic header).
  */
 static int tonic_gro_merge(struct sk_buff *p, struct sk_buff *skb)
 {
 	struct skb_shared_info *pinfo, *skbinfo = skb_shinfo(skb);
 	struct sk_buff *lp = NAPI_GRO_CB(p)->last;
-	unsigned int offset = skb_gro_offset(skb);
+	unsigned int offset = skb_gro_offset(skb) + TONIC_HDR_LEN;
+	unsigned int len = skb_gro_len(skb) - TONIC_HDR_LEN;
 	unsigned int headlen = skb_headlen(skb);
-	unsigned int len = skb_gro_len(skb);
-	unsigned int delta, new_truesize;
-	int i = skbinfo->nr_frags;
+	unsigned int delta, new_truesize, skip;
+	int i = skbinfo->nr_frags, first = 0, n;
 	skb_frag_t *frag, *frag2;
 
 	if (p->len + len >= 65536)
@@ -184,21 +187,27 @@ static int tonic_gro_merge(struct sk_buff *p, struct sk_buff *skb)
 		return -E2BIG;
 	pinfo = skb_shinfo(lp);
 	if (skb_cloned(skb) || skb_cloned(lp) || skb_zcopy(skb) ||
-	    skb_zcopy(lp) || !i || headlen > offset ||
-	    offset - headlen >= skb_frag_size(&skbinfo->frags[0]) ||
-	    pinfo->nr_frags + i > MAX_SKB_FRAGS)
-		return tonic_gro_chain(p, skb);
+	    skb_zcopy(lp) || headlen > offset)
+		return tonic_gro_chain(p, skb, offset);
+	/* Fragments before the payload: a header of its own. */
+	skip = offset - headlen;
+	while (first < i && skip >= skb_frag_size(&skbinfo->frags[first]))
+		skip -= skb_frag_size(&skbinfo->frags[first++]);
+	n = i - first;
+	if (!n || pinfo->nr_frags + n > MAX_SKB_FRAGS)
+		return tonic_gro_chain(p, skb, offset);
 
-	offset -= headlen;
-	frag = pinfo->frags + pinfo->nr_frags + i;
+	while (first--)
+		__skb_frag_unref(&skbinfo->frags[first], skb->pp_recycle);
+	frag = pinfo->frags + pinfo->nr_frags + n;
 	frag2 = skbinfo->frags + i;
-	pinfo->nr_frags += i;
+	pinfo->nr_frags += n;
 	skbinfo->nr_frags = 0;
 	do {
 		*--frag = *--frag2;
-	} while (--i);
-	skb_frag_off_add(frag, offset);
-	skb_frag_size_sub(frag, offset);
+	} while (--n);
+	skb_frag_off_add(frag, skip);
+	skb_frag_size_sub(frag, skip);
 	pinfo->flags |= skbinfo->flags & SKBFL_SHARED_FRAG;
 
 	/* What moved is the fragments' truesize; the head goes back. */
@@ -220,6 +229,25 @@ static int tonic_gro_merge(struct sk_buff *p, struct sk_buff *skb)
 	}
 	NAPI_GRO_CB(skb)->same_flow = 1;
 	return 0;
+}
+
+/*
+ * @skb's Tonic header at GRO offset @off, where it is: in the linear part
+ * (or GRO's frag0), or in a page fragment of its own right after the UDP
+ * header (gso.c), which is read in place; else pulled.
+ */
+static const struct tonichdr *tonic_gro_hdr(struct sk_buff *skb,
+					    unsigned int off)
+{
+	const skb_frag_t *f = skb_shinfo(skb)->frags;
+
+	if (skb_gro_may_pull(skb, off + TONIC_HDR_LEN))
+		return skb_gro_header_fast(skb, off);
+	if (skb_headlen(skb) == off && skb_shinfo(skb)->nr_frags &&
+	    skb_frag_size(f) >= TONIC_HDR_LEN &&
+	    !PageHighMem(skb_frag_page(f)))
+		return skb_frag_address(f);
+	return skb_gro_header_slow(skb, off + TONIC_HDR_LEN, off);
 }
 
 /**
@@ -244,7 +272,7 @@ struct sk_buff *tonic_gro_receive(struct sock *usk, struct list_head *head,
 	bool merge, ackreq;
 	u32 len;
 
-	th = skb_gro_header(skb, off + TONIC_HDR_LEN, off);
+	th = tonic_gro_hdr(skb, off);
 	if (!th)
 		goto out;
 	merge = tonic_gro_mergeable(skb, th);
@@ -276,12 +304,11 @@ struct sk_buff *tonic_gro_receive(struct sock *usk, struct list_head *head,
 		    (ackreq && skb_cloned(p)) ||
 		    tonic_gro_ip_flush(usk, p, skb))
 			goto pull;
-		skb_gro_pull(skb, TONIC_HDR_LEN);
-		skb_gro_postpull_rcsum(skb, th, TONIC_HDR_LEN);
 		err = tonic_gro_merge(p, skb);
-		if (err) {
-			/* Full: start the next one; no memory: go up alone. */
-			flush = err != -E2BIG;
+		if (err == -E2BIG)	/* full: start the next one */
+			goto pull;
+		if (err) {		/* no memory: go up alone */
+			flush = 1;
 			goto out;
 		}
 		if (ackreq)
@@ -297,6 +324,17 @@ struct sk_buff *tonic_gro_receive(struct sock *usk, struct list_head *head,
 		goto out;
 	flush = 0;
 pull:
+	/*
+	 * A held skb's header must be in its linear part (or frag0, which
+	 * GRO pulls): a header in a page fragment of its own is pulled.
+	 */
+	if (!skb_gro_may_pull(skb, off + TONIC_HDR_LEN)) {
+		th = skb_gro_header_slow(skb, off + TONIC_HDR_LEN, off);
+		if (!th) {
+			flush = 1;
+			goto out;
+		}
+	}
 	skb_gro_pull(skb, TONIC_HDR_LEN);
 	skb_gro_postpull_rcsum(skb, th, TONIC_HDR_LEN);
 out:

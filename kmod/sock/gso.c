@@ -5,21 +5,23 @@
  * On the UDP wire, the data segments one tonic_tx() call releases (what
  * the engine let go at one instant, so within the flow's credit and
  * pace) leave as one skb of type SKB_GSO_UDP_L4 whose gso_size is a full
- * datagram, Tonic header + C.  Each datagram is built exactly as a lone
- * packet is (tonic_xmit_seg(): a clone of the send-buffer segment with
- * its own Tonic header pushed into the headroom) and hangs on the
- * frag_list of a head that holds no data, only the IP and UDP headers.
- * skb_segment() turns every frag_list member that starts on a gso_size
- * boundary back into a clone of itself (the IP/UDP headers copied in
- * front), so software GSO copies no payload, and a device with USO and
- * NETIF_F_FRAGLIST takes the super-packet as it is.  This is the layout
- * GRO gives TCP's frag_list skbs: it needs every datagram but the last
- * to be a full one, so a short datagram ends a super-packet.
- *
- * The frag_list is what keeps the header per datagram without copying:
- * payload pages cannot carry headers (a resend rewrites them while the
- * first send may still sit in a queue), and headers as page fragments
- * would spend two of MAX_SKB_FRAGS per datagram.
+ * datagram, Tonic header + C.  It is built as TCP's skbs are, so that
+ * skb_segment() takes the path it takes for TCP: every datagram gets a
+ * new head for the IP and UDP headers and references to the pages, none
+ * is a clone, and nothing below copies it again (a clone's head would be
+ * copied by whoever writes headers into it: skb_cow_head(), or veth
+ * before GRO).  The first datagram's Tonic header is in the head's
+ * linear part (a lone datagram is sent as it is), the payload and every
+ * later datagram are page fragments: the datagram's Tonic header, 28
+ * bytes written into the socket's own header page (tonic_sock.hdr_frag),
+ * then references to its segment's payload fragments in the send
+ * buffer, never a copy.  A header is written into fresh bytes at every
+ * transmission, so a resend never rewrites a header that an earlier
+ * transmission may still hold in a queue.  When the head's fragments
+ * are full the datagrams go on in members of its frag_list that hold
+ * fragments only: skb_segment() walks fragments across such members (it
+ * clones a member only if it has linear data).  A short datagram ends a
+ * super-packet.
  *
  * Checksums: the head is CHECKSUM_PARTIAL at the UDP header with the
  * pseudo-header sum of the whole length, as udp_send_skb() leaves a GSO
@@ -32,12 +34,6 @@
 #include <net/sock.h>
 
 #include "protocol.h"
-
-/*
- * skb_segment() wants each datagram to have the head's headroom before
- * its UDP payload: what a member has left in front of its Tonic header.
- */
-#define TONIC_GSO_HEADROOM	(MAX_TONIC_HEADER - TONIC_HDR_LEN)
 
 /* Ample for IPv4 or IPv6 with the UDP header: the length fields are 16 bits. */
 #define TONIC_GSO_MAX_LEN	(0xffff - sizeof(struct ipv6hdr) - sizeof(struct udphdr))
@@ -66,43 +62,90 @@ void tonic_gso_begin(struct sock *sk, struct tonic_gso *g)
 }
 
 /*
- * skb_segment() makes each datagram a clone of its frag_list member and
- * pushes the IP and UDP headers in front of the Tonic header.  It can do
- * that in place, without copying the head (pskb_expand_head()), only if
- * no other reference may use the headroom (skb_header_cloned()).  The
- * send-buffer segment never does (tonic_sndbuf_append() released it), and
- * neither does a member once its Tonic header is in place: segmenting
- * frees it, and a retransmission while it lives copies the segment
- * (tonic_xmit_seg()).  So a member becomes payload-only too, and the
- * datagram skb_segment() makes is the one reference that may write
- * headers (anything that clones it makes it cloned again).  A lone
- * datagram is the packet itself and keeps its headroom.
+ * The fragments of @run that hold bytes @off to @off + @len: the first
+ * one's index, and how many (the return value).
  */
-static void tonic_gso_release_header(struct sk_buff *skb)
+static int tonic_run_span(const struct sk_buff *run, u32 off, u32 len,
+			  int *first)
 {
-	skb->nohdr = 1;
-	atomic_add(1 << SKB_DATAREF_SHIFT, &skb_shinfo(skb)->dataref);
+	const struct skb_shared_info *si = skb_shinfo(run);
+	int i = 0, n = 0;
+	u32 end = off + len, pos = 0;
+
+	while (i < si->nr_frags && pos + skb_frag_size(&si->frags[i]) <= off)
+		pos += skb_frag_size(&si->frags[i++]);
+	*first = i;
+	while (i + n < si->nr_frags && pos < end)
+		pos += skb_frag_size(&si->frags[i + n++]);
+	return n;
 }
 
-/* Turn the lone datagram into the first of a super-packet. */
-static bool tonic_gso_open(struct tonic_gso *g)
+/*
+ * Reference bytes @off to @off + @len of @run (a send-buffer skb, payload
+ * fragments only) from @skb: never a copy.
+ */
+static void tonic_seg_frags(struct sk_buff *skb, const struct sk_buff *run,
+			    u32 off, u32 len)
 {
-	struct sk_buff *head;
+	const struct skb_shared_info *si = skb_shinfo(run);
+	struct skb_shared_info *di = skb_shinfo(skb);
+	u32 left = len;
+	int i;
 
-	head = alloc_skb(TONIC_GSO_HEADROOM, GFP_ATOMIC);
-	if (!head)
-		return false;
-	skb_reserve(head, TONIC_GSO_HEADROOM);
-	skb_reset_transport_header(head);
-	skb_shinfo(head)->frag_list = g->first;
-	head->len = g->first->len;
-	head->data_len = g->first->len;
-	head->truesize += g->first->truesize;
-	head->ignore_df = 1;	/* as a lone segment: see tonic_xmit_seg() */
-	tonic_gso_release_header(g->first);
-	g->head = head;
-	g->last = g->first;
-	return true;
+	for (i = 0; i < si->nr_frags && left; i++) {
+		const skb_frag_t *f = &si->frags[i];
+		u32 size = skb_frag_size(f);
+		skb_frag_t *d;
+
+		if (off >= size) {
+			off -= size;
+			continue;
+		}
+		d = &di->frags[di->nr_frags++];
+		*d = *f;
+		skb_frag_off_add(d, off);
+		size = min(size - off, left);
+		skb_frag_size_set(d, size);
+		get_page(skb_frag_page(f));
+		left -= size;
+		off = 0;
+	}
+	skb->len += len;
+	skb->data_len += len;
+	skb->truesize += len;
+}
+
+/**
+ * tonic_seg_skb() - a lone data packet for a send-buffer segment
+ * @run: the send-buffer skb holding the segment (payload fragments only)
+ * @off: where the segment starts in @run
+ * @len: its length
+ *
+ * Return: a new skb, room for the layers below, TONIC_HDR_LEN bytes of
+ * header to fill at its transport header, then references to the
+ * segment's payload; NULL without memory.
+ */
+struct sk_buff *tonic_seg_skb(const struct sk_buff *run, u32 off, u32 len)
+{
+	struct sk_buff *skb;
+
+	skb = alloc_skb(MAX_TONIC_HEADER, GFP_ATOMIC);
+	if (!skb)
+		return NULL;
+	skb_reserve(skb, MAX_TONIC_HEADER);
+	tonic_seg_frags(skb, run, off, len);
+	skb_push(skb, TONIC_HDR_LEN);
+	skb_reset_transport_header(skb);
+	skb->ip_summed = CHECKSUM_PARTIAL;
+	/*
+	 * C is fixed at the handshake.  Should the path MTU drop below
+	 * C + headers later (an ICMP "fragmentation needed", a smaller
+	 * device MTU), IP fragments the segment rather than dropping it:
+	 * the last resort that keeps the connection alive.  New connections
+	 * choose C from the new path MTU.
+	 */
+	skb->ignore_df = 1;
+	return skb;
 }
 
 /**
@@ -112,64 +155,104 @@ static bool tonic_gso_open(struct tonic_gso *g)
  */
 void tonic_gso_end(struct sock *sk, struct tonic_gso *g)
 {
-	struct sk_buff *head = g->head;
+	struct sk_buff *skb = g->first;
 
-	if (head) {
-		struct skb_shared_info *shinfo = skb_shinfo(head);
+	if (skb && g->segs > 1) {
+		struct skb_shared_info *shinfo = skb_shinfo(skb);
 
 		shinfo->gso_size = g->mss;
 		shinfo->gso_type = SKB_GSO_UDP_L4;
 		shinfo->gso_segs = g->segs;
 		TONIC_SK_INC_STATS(sk, TONIC_MIB_GSO_PACKETS);
 		TONIC_SK_ADD_STATS(sk, TONIC_MIB_GSO_SEGS, g->segs);
-		tonic_transmit(sk, head);
-	} else if (g->first) {
-		tonic_transmit(sk, g->first);
 	}
-	g->head = NULL;
+	if (skb)
+		tonic_transmit(sk, skb);
 	g->first = NULL;
 	g->last = NULL;
 	g->segs = 0;
 	g->len = 0;
 }
 
-/**
- * tonic_gso_add() - add a data packet to the super-packet being built
- * @sk: the socket, locked
- * @g: the collection
- * @skb: the packet, Tonic header in place, not yet sent
- *
- * Sends what was collected first when @skb cannot join it (the previous
- * datagram was short, or a limit is reached).
- */
-void tonic_gso_add(struct sock *sk, struct tonic_gso *g, struct sk_buff *skb)
+/* Room for @need more fragments in the chain: a new member if need be. */
+static struct sk_buff *tonic_gso_room(struct tonic_gso *g, int need)
 {
-	struct sk_buff *head;
+	struct sk_buff *lp = g->last, *m;
 
+	if (skb_shinfo(lp)->nr_frags + need <= MAX_SKB_FRAGS)
+		return lp;
+	m = alloc_skb(0, GFP_ATOMIC);
+	if (!m)
+		return NULL;
+	if (lp == g->first)
+		skb_shinfo(lp)->frag_list = m;
+	else
+		lp->next = m;
+	g->first->truesize += m->truesize;
+	g->last = m;
+	return m;
+}
+
+/**
+ * tonic_gso_add() - add a datagram to the super-packet being built
+ * @sk: the socket, locked
+ * @g: the collection, GSO on (tonic_gso_begin() set max_segs)
+ * @run: the send-buffer skb holding the segment the datagram carries
+ * @off: where the segment starts in @run
+ * @len: its length
+ *
+ * Sends what was collected first when the datagram cannot join it (the
+ * previous datagram was short, or a limit is reached).
+ *
+ * Return: where the caller writes the datagram's Tonic header, or NULL
+ * without memory (the datagram is not sent).
+ */
+struct tonichdr *tonic_gso_add(struct sock *sk, struct tonic_gso *g,
+			       const struct sk_buff *run, u32 off, u32 len)
+{
+	struct page_frag *pf = &tonic_sk(sk)->hdr_frag;
+	u32 dlen = TONIC_HDR_LEN + len;
+	struct sk_buff *lp, *head;
+	struct tonichdr *th;
+	int need, first;
+
+	need = 1 + tonic_run_span(run, off, len, &first);
 	if (g->first && (g->last_len != g->mss || g->segs >= g->max_segs ||
-			 g->len + skb->len > g->max_len))
+			 g->len + dlen > g->max_len || need > MAX_SKB_FRAGS))
 		tonic_gso_end(sk, g);
-	g->last_len = skb->len;
 	if (!g->first) {
-		g->first = skb;
+		head = tonic_seg_skb(run, off, len);
+		if (!head)
+			return NULL;
+		g->first = head;
+		g->last = head;
 		g->segs = 1;
-		g->len = skb->len;
-		return;
+		g->len = dlen;
+		g->last_len = dlen;
+		return tonic_hdr(head);
 	}
-	if (!g->head && !tonic_gso_open(g)) {
-		tonic_gso_end(sk, g);
-		g->first = skb;
-		g->segs = 1;
-		g->len = skb->len;
-		return;
+	head = g->first;
+	if (!skb_page_frag_refill(TONIC_HDR_LEN, pf, GFP_ATOMIC))
+		return NULL;
+	lp = tonic_gso_room(g, need);
+	if (!lp)
+		return NULL;
+	th = page_address(pf->page) + pf->offset;
+	skb_fill_page_desc_noacc(lp, skb_shinfo(lp)->nr_frags, pf->page,
+				 pf->offset, TONIC_HDR_LEN);
+	get_page(pf->page);
+	pf->offset += TONIC_HDR_LEN;
+	lp->len += TONIC_HDR_LEN;
+	lp->data_len += TONIC_HDR_LEN;
+	lp->truesize += TONIC_HDR_LEN;
+	tonic_seg_frags(lp, run, off, len);
+	if (lp != head) {
+		head->len += dlen;
+		head->data_len += dlen;
+		head->truesize += dlen;
 	}
-	head = g->head;
-	tonic_gso_release_header(skb);
-	g->last->next = skb;
-	g->last = skb;
-	head->len += skb->len;
-	head->data_len += skb->len;
-	head->truesize += skb->truesize;
 	g->segs++;
-	g->len += skb->len;
+	g->len += dlen;
+	g->last_len = dlen;
+	return th;
 }

@@ -3,9 +3,9 @@
  * Tonic for Linux: building and sending packets.
  *
  * Data packets are built from the send buffer: the segment's skb holds
- * its payload in page fragments, so a transmission is a clone (or, while
- * an earlier clone lives, a __pskb_copy()) with the header pushed into
- * its headroom.  A connection's packets leave the checksum to the device
+ * its payload in page fragments, so a transmission is a new skb that
+ * references them, its header in the linear part or, after the first
+ * datagram of a super-packet, in a page fragment of its own (gso.c).  A connection's packets leave the checksum to the device
  * (the family's send_check); SYN-ACKs and resets, built here and sent by
  * ipv4.c / ipv6.c, are checksummed in software.
  */
@@ -96,51 +96,41 @@ int tonic_xmit_seg(struct sock *sk, u32 seg, bool rtx, u8 flags,
 		   struct tonic_gso *gso)
 {
 	struct tonic_sock *tsk = tonic_sk(sk);
-	struct sk_buff *oskb, *skb;
+	struct sk_buff *oskb, *skb = NULL;
 	struct tonichdr *th;
-	int err;
+	u32 off, len;
+	int err = 0;
 
 	if (tonic_seg_before(seg, tsk->snd_una) ||
 	    !tonic_seg_before(seg, tsk->snd_ann))
 		return -EINVAL;
 	oskb = tsk->segs[seg & (TONIC_RING - 1)];
-	if (WARN_ON_ONCE(!oskb || TONIC_SKB_CB(oskb)->seg != seg))
+	if (WARN_ON_ONCE(!oskb ||
+			 seg - TONIC_SKB_CB(oskb)->seg >= TONIC_SKB_CB(oskb)->nsegs))
 		return -EINVAL;
+	/* The send-buffer skb holds a run of segments of C bytes. */
+	off = (seg - TONIC_SKB_CB(oskb)->seg) * tsk->seg_size;
+	if (WARN_ON_ONCE(off >= oskb->len))
+		return -EINVAL;
+	len = min_t(u32, oskb->len - off, tsk->seg_size);
 
 	/*
-	 * As tcp_transmit_skb(): the payload is in page fragments and the
-	 * queued segment never uses its headroom, so a clone can push its
-	 * headers there, unless an earlier clone still does (a retransmission
-	 * while the first copy sits in a queue): then copy the head.
+	 * As TCP's skb_segment() output: a new skb referencing the
+	 * segment's pages, never a clone, so no layer below copies it.
 	 */
-	if (unlikely(skb_cloned(oskb)))
-		skb = __pskb_copy(oskb, MAX_TONIC_HEADER, GFP_ATOMIC);
-	else
-		skb = skb_clone(oskb, GFP_ATOMIC);
-	if (!skb)
-		return -ENOBUFS;
-	th = skb_push(skb, TONIC_HDR_LEN);
-	skb_reset_transport_header(skb);
-	tonic_fill_hdr(sk, th, TONIC_PKT_DATA,
-		       rtx ? flags | TONIC_F_ACKREQ : flags, oskb->len);
-	th->seq = htonl(tsk->iss + 1 + seg);
-	/*
-	 * C is fixed at the handshake.  Should the path MTU drop below
-	 * C + headers later (an ICMP "fragmentation needed", a smaller
-	 * device MTU), IP fragments the segment rather than dropping it:
-	 * the last resort that keeps the connection alive.  New connections
-	 * choose C from the new path MTU.
-	 */
-	skb->ignore_df = 1;
-
 	if (gso && gso->max_segs) {
-		/* The UDP checksum will cover it; see tonic_udp_push(). */
-		th->check = 0;
-		tonic_gso_add(sk, gso, skb);
-		err = 0;
+		th = tonic_gso_add(sk, gso, oskb, off, len);
 	} else {
-		err = tonic_transmit(sk, skb);
+		skb = tonic_seg_skb(oskb, off, len);
+		th = skb ? tonic_hdr(skb) : NULL;
 	}
+	if (!th)
+		return -ENOBUFS;
+	tonic_fill_hdr(sk, th, TONIC_PKT_DATA,
+		       rtx ? flags | TONIC_F_ACKREQ : flags, len);
+	th->seq = htonl(tsk->iss + 1 + seg);
+	if (skb)
+		err = tonic_transmit(sk, skb);
 	tsk->stats.segs_out++;
 	TONIC_SK_INC_STATS(sk, TONIC_MIB_SEGS_OUT);
 	if (rtx) {

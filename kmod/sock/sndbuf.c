@@ -2,15 +2,20 @@
 /*
  * Tonic for Linux: the send buffer and the glue to the engine.
  *
- * The send buffer is sk_write_queue: one skb per segment, the payload in
- * page fragments (as TCP does), so that transmitting builds a packet by
- * cloning the segment and pushing a header rather than copying bytes.
+ * The send buffer is sk_write_queue: skbs of payload page fragments (as
+ * TCP's), each holding a run of up to 64 KB of consecutive segments, all
+ * of C bytes but the queue's last one, which may be short and still grow
+ * (TONIC_SKB_CB()->seg is the run's first segment, ->nsegs how many).
+ * Segment s starts (s - seg) x C bytes into its skb; transmitting builds
+ * a packet that references those pages rather than copying bytes, and a
+ * run's skb is freed once its last segment is acknowledged, so the send
+ * buffer costs an allocation per 64 KB, not per segment.
  * Three pointers, counted in segments (Tonic §5 and Appendix D):
  *
  *   head (snd_una) <= tonic-tail (snd_ann) <= tail (snd_end)
  *
  * [head, tonic-tail) is announced to the engine and not yet cumulatively
- * acknowledged; those skbs are also indexed in tonic_sock.segs.
+ * acknowledged; tonic_sock.segs maps each of them to its skb.
  * [tonic-tail, tail) is not announced yet; only the last of them may be
  * shorter than C and still grow.  A short tail is announced as a
  * sub-segment when tonic_tail_due() says so (Nagle's rule with the flush
@@ -35,10 +40,48 @@
 /* The longest a corked short tail waits, as tcp(7) documents for TCP_CORK. */
 #define TONIC_CORK_MAX_US	200000
 #define TONIC_MAX_RTO_STRIKES	15	/* as tcp_retries2 */
+/* Most bytes of one send-buffer skb, as TCP's legacy 64 KB skbs. */
+#define TONIC_RUN_MAX		GSO_LEGACY_MAX_SIZE
 
 static inline struct sk_buff **tonic_seg_slot(struct tonic_sock *tsk, u32 seg)
 {
 	return &tsk->segs[seg & (TONIC_RING - 1)];
+}
+
+/* One past the last segment of send-buffer skb @skb. */
+static u32 tonic_run_end(const struct sk_buff *skb)
+{
+	return TONIC_SKB_CB(skb)->seg + TONIC_SKB_CB(skb)->nsegs;
+}
+
+/* Bytes of segment @seg, which send-buffer skb @skb holds. */
+static u32 tonic_seg_len(const struct tonic_sock *tsk,
+			 const struct sk_buff *skb, u32 seg)
+{
+	u32 off = (seg - TONIC_SKB_CB(skb)->seg) * tsk->seg_size;
+
+	return off < skb->len ? min_t(u32, skb->len - off, tsk->seg_size) : 0;
+}
+
+/**
+ * tonic_sndbuf_bytes() - bytes written and not yet acknowledged
+ * @sk: the socket, locked
+ *
+ * Return: what SIOCOUTQ reports.
+ */
+int tonic_sndbuf_bytes(const struct sock *sk)
+{
+	const struct tonic_sock *tsk = tonic_sk(sk);
+	const struct sk_buff *skb = skb_peek(&sk->sk_write_queue);
+	int n = 0;
+
+	if (!skb)
+		return 0;
+	/* The head run's acknowledged segments are all full ones. */
+	n -= (tsk->snd_una - TONIC_SKB_CB(skb)->seg) * tsk->seg_size;
+	skb_queue_walk(&sk->sk_write_queue, skb)
+		n += skb->len;
+	return n;
 }
 
 /**
@@ -232,17 +275,20 @@ static void tonic_announce(struct sock *sk, u64 now)
 	force = tonic_tail_due(tsk, now);
 	limit = tonic_announce_limit(tsk);
 	while (skb && tonic_seg_before(tail, limit)) {
-		if (skb->len < tsk->seg_size) {
+		u32 len = tonic_seg_len(tsk, skb, tail);
+
+		if (len < tsk->seg_size) {
 			if (!force)
 				break;
-			last_len = skb->len;
+			last_len = len;
 		}
 		*tonic_seg_slot(tsk, tail) = skb;
 		tsk->sent_at[tail & (TONIC_RING - 1)] = 0;
 		clear_bit(tail & (TONIC_RING - 1), tsk->rtx_seen);
 		tail++;
-		skb = skb_queue_is_last(&sk->sk_write_queue, skb) ? NULL :
-		      skb->next;
+		if (tail == tonic_run_end(skb))
+			skb = skb_queue_is_last(&sk->sk_write_queue, skb) ?
+			      NULL : skb->next;
 		if (last_len)
 			break;
 	}
@@ -264,8 +310,8 @@ static void tonic_announce(struct sock *sk, u64 now)
 arm:
 	/* A short tail that has to wait: T, or the cork limit. */
 	skb = tsk->ann_skb;
-	if (skb && skb->len < tsk->seg_size && !tsk->fin_queued &&
-	    !tsk->writing) {
+	if (skb && tonic_seg_len(tsk, skb, tsk->snd_ann) < tsk->seg_size &&
+	    !tsk->fin_queued && !tsk->writing) {
 		if (!tsk->flush_at)
 			tsk->flush_at = now + (u64)(tsk->cork || tsk->more ?
 						    TONIC_CORK_MAX_US :
@@ -287,10 +333,14 @@ static void tonic_advance_head(struct sock *sk, u32 head)
 		struct sk_buff *skb = *slot;
 
 		*slot = NULL;
-		tsk->snd_una++;
-		if (WARN_ON_ONCE(!skb))
+		if (WARN_ON_ONCE(!skb)) {
+			tsk->snd_una++;
 			continue;
-		tsk->stats.bytes_acked += skb->len;
+		}
+		tsk->stats.bytes_acked += tonic_seg_len(tsk, skb, tsk->snd_una);
+		/* A run's skb goes with its last segment. */
+		if (++tsk->snd_una != tonic_run_end(skb))
+			continue;
 		__skb_unlink(skb, &sk->sk_write_queue);
 		tonic_free_seg(sk, skb);
 		freed = true;
@@ -660,6 +710,38 @@ static void tonic_unstage(struct msghdr *msg, struct page *page,
 	*staged = 0;
 }
 
+/*
+ * Bytes the queue's last segment, in @skb (the queue's tail), can still
+ * take: none once it is full or announced.
+ */
+static u32 tonic_tail_room(const struct tonic_sock *tsk,
+			   const struct sk_buff *skb)
+{
+	u32 last = tonic_run_end(skb) - 1;
+	u32 len = tonic_seg_len(tsk, skb, last);
+
+	if (len >= tsk->seg_size || tonic_seg_before(last, tsk->snd_ann))
+		return 0;
+	return tsk->seg_size - len;
+}
+
+/*
+ * May @skb, the queue's tail, its last segment full, take one more
+ * segment: within TONIC_RUN_MAX, and with fragments left for C bytes
+ * however the pages fall.
+ */
+static bool tonic_run_open(const struct tonic_sock *tsk,
+			   const struct sk_buff *skb)
+{
+	u32 c = tsk->seg_size;
+
+	return tonic_seg_len(tsk, skb, tonic_run_end(skb) - 1) == c &&
+	       skb->len + c <= TONIC_RUN_MAX &&
+	       TONIC_SKB_CB(skb)->nsegs < U16_MAX &&
+	       skb_shinfo(skb)->nr_frags + DIV_ROUND_UP(c, PAGE_SIZE) + 1 <=
+	       MAX_SKB_FRAGS;
+}
+
 /**
  * tonic_sndbuf_append() - copy user data to the tail of the send buffer
  * @sk: the socket, locked by the user
@@ -696,8 +778,8 @@ int tonic_sndbuf_append(struct sock *sk, struct msghdr *msg, size_t size,
 				READ_ONCE(tonic_sk_net(sk)->gso_segs));
 
 	while (copied < size) {
-		struct sk_buff *skb = tsk->ann_skb ?
-				      skb_peek_tail(&sk->sk_write_queue) : NULL;
+		struct sk_buff *skb = skb_peek_tail(&sk->sk_write_queue);
+		u32 room = skb ? tonic_tail_room(tsk, skb) : 0;
 		struct page_frag *pfrag;
 		bool merge;
 		size_t copy;
@@ -707,32 +789,37 @@ int tonic_sndbuf_append(struct sock *sk, struct msghdr *msg, size_t size,
 			err = -EPIPE;
 			break;
 		}
-		if (!skb || skb->len >= tsk->seg_size) {
+		if (!room) {
 			if (!sk_stream_memory_free(sk))
 				goto wait;
-			/* fclone: transmitting clones it (tonic_xmit_seg()) */
-			skb = alloc_skb_fclone(MAX_TONIC_HEADER, sk->sk_allocation);
-			if (!skb)
-				goto wait;
-			if (!tonic_wmem_schedule(sk, skb->truesize,
-						 skb->truesize + size - copied)) {
-				__kfree_skb(skb);
-				goto wait;
+			if (skb && tonic_run_open(tsk, skb)) {
+				TONIC_SKB_CB(skb)->nsegs++;
+			} else {
+				/* Payload only: transmissions reference
+				 * its pages (tonic_xmit_seg()).
+				 */
+				skb = alloc_skb(0, sk->sk_allocation);
+				if (!skb)
+					goto wait;
+				if (!tonic_wmem_schedule(sk, skb->truesize,
+							 skb->truesize + size -
+							 copied)) {
+					__kfree_skb(skb);
+					goto wait;
+				}
+				TONIC_SKB_CB(skb)->seg = tsk->snd_end;
+				TONIC_SKB_CB(skb)->nsegs = 1;
+				sk_wmem_queued_add(sk, skb->truesize);
+				sk_mem_charge(sk, skb->truesize);
+				__skb_queue_tail(&sk->sk_write_queue, skb);
 			}
-			skb_reserve(skb, MAX_TONIC_HEADER);
-			/* Its headroom is for the clones that carry it. */
-			__skb_header_release(skb);
-			/* Never checksummed while queued; see tonic_xmit_seg(). */
-			skb->ip_summed = CHECKSUM_PARTIAL;
-			TONIC_SKB_CB(skb)->seg = tsk->snd_end++;
-			sk_wmem_queued_add(sk, skb->truesize);
-			sk_mem_charge(sk, skb->truesize);
-			__skb_queue_tail(&sk->sk_write_queue, skb);
+			tsk->snd_end++;
 			if (!tsk->ann_skb)
 				tsk->ann_skb = skb;
+			room = tsk->seg_size;
 		}
 
-		copy = min_t(size_t, size - copied, tsk->seg_size - skb->len);
+		copy = min_t(size_t, size - copied, room);
 		if (!staged) {
 			pfrag = sk_page_frag(sk);
 			if (!sk_page_frag_refill(sk, pfrag))
@@ -779,7 +866,7 @@ int tonic_sndbuf_append(struct sock *sk, struct msghdr *msg, size_t size,
 		copied += copy;
 		if (!staged)
 			put_page(spage);
-		if (skb->len >= tsk->seg_size && ++full >= batch) {
+		if (copy == room && ++full >= batch) {
 			full = 0;
 			tonic_push(sk);
 		}

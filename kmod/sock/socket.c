@@ -246,6 +246,7 @@ void tonic_init_child(struct sock *newsk, const struct request_sock *req)
 	struct tonic_sock *ntsk = tonic_sk(newsk);
 
 	tonic_init_conn_state(newsk);
+	ntsk->hdr_frag.page = NULL;	/* the listener's, if it had one */
 	ntsk->deferred = 0;
 	tonic_timer_init(newsk);
 	ntsk->iss = treq->iss;
@@ -264,8 +265,12 @@ void tonic_init_child(struct sock *newsk, const struct request_sock *req)
 /** tonic_destroy_sock() - release a socket's resources (proto.destroy) */
 void tonic_destroy_sock(struct sock *sk)
 {
+	struct tonic_sock *tsk = tonic_sk(sk);
+
 	tonic_timer_stop(sk);
 	tonic_sndbuf_purge(sk);
+	if (tsk->hdr_frag.page)
+		put_page(tsk->hdr_frag.page);
 	tonic_purge_ooo(sk);
 	tonic_flow_stop(sk);
 	if (inet_csk(sk)->icsk_bind_hash)
@@ -648,8 +653,7 @@ int tonic_ioctl(struct sock *sk, int cmd, int *karg)
 		if (sk->sk_state == TCP_LISTEN)
 			return -EINVAL;
 		lock_sock(sk);
-		skb_queue_walk(&sk->sk_write_queue, skb)
-			n += skb->len;
+		n = tonic_sndbuf_bytes(sk);
 		release_sock(sk);
 		*karg = n;
 		return 0;

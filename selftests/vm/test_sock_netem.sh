@@ -4,7 +4,7 @@
 # Transfers through netem impairments on the data direction (A -> B),
 # each with an end-to-end SHA-256 check and an assertion on the counter
 # the impairment must move: delay 1 ms, loss 1 %, 5 %, 20 %, reorder 25 %,
-# duplicate 5 %, corrupt 1 % (bad checksums dropped and counted: DropCsum
+# duplicate 5 %, corrupt 5 % (bad checksums dropped and counted: DropCsum
 # on raw IP, UdpInCsumErrors on UDP) and ECN
 # CE marking (ECN echo, one CNP per CE mark without a rate limit and
 # rate-limited CNPs with one).
@@ -71,8 +71,13 @@ snapshot $NS_B:DropDuplicate
 run "duplicate 5%" 1000000 duplicate 5%
 [ "$(delta $NS_B DropDuplicate)" -gt 0 ]; tap_result $? "duplicates suppressed and counted"
 
+# netem flips a bit in the linear part only: a data packet's Ethernet,
+# IP, (UDP) and Tonic headers, its payload being page fragments that no
+# clone makes netem copy (sock/gso.c).  About half the flips hit a
+# checksummed Tonic (or UDP) header, the rest are dropped below: 5 %
+# gives some 15 of them in 1 MB, where 1 % gave 0 to 8.
 csum=$(csum_errors $NS_B)
-run "corrupt 1%" 1000000 corrupt 1%
+run "corrupt 5%" 1000000 corrupt 5%
 csum=$(($(csum_errors $NS_B) - csum))
 [ "$csum" -gt 0 ]
 tap_result $? "corrupted packets dropped on bad checksum ($csum, $TONIC_ENCAP wire)"

@@ -17,12 +17,15 @@
 # GsoPackets/GsoSegs count them (also in `tonic stats`); 20 MB over IPv4
 # and IPv6 through 1% loss with the veths' defaults (super-packets cross
 # the veth whole, B's UDP layer cuts them) arrive intact; raw IP and
-# net.tonic.gso_segs=1 send one skb per segment.
+# net.tonic.gso_segs=1 send one skb per segment.  Resends of segments
+# whose first send still waits in a 30 ms netem queue (RTO capped at
+# 2 ms) arrive intact beside it: every transmission's headers are its
+# own (sock/gso.c), both copies reference the same payload pages.
 cd "$(dirname "$0")/../.." || exit 1
 TONIC_ENCAP=udp		# this test is about the UDP wire whatever the run
 . selftests/vm/lib.sh
 
-tap_plan 67
+tap_plan 71
 tmp=$(mktemp -d)
 CAP_PID=
 HOLD_PID=
@@ -158,6 +161,25 @@ for ns in $NS_A $NS_B; do
 	[ "$(csum_errors $ns)" = 0 ]
 	tap_result $? "UdpInCsumErrors is still 0 in $ns"
 done
+
+# Resends while the first copy still waits in the qdisc: 30 ms of delay
+# on va and the RTO capped at 2 ms, so timeouts resend segments whose
+# first send (its headers, its references to the payload pages) has not
+# left A.  Both copies reach B, intact.
+d0=$(tstat $NS_B DropDuplicate)
+r0=$(tstat $NS_A SegsRetrans)
+tap_check "netem delay 30 ms on va, rto_min_ms=1 rto_max_ms=2 in A" bash -c \
+	"ip netns exec $NS_A tc qdisc replace dev va root netem delay 30ms limit 100000 &&
+	 ip netns exec $NS_A sysctl -qw net.tonic.rto_min_ms=1 net.tonic.rto_max_ms=2"
+out=$(client -a $ADDR_B -p 7101 -b 2000000 -s 13)
+tap_xfer "$out" "2 MB resent while queued, SHA-256 matches"
+out=$(client -6 -a $ADDR6_B -p 7102 -b 2000000 -s 14)
+tap_xfer "$out" "IPv6 2 MB resent while queued, SHA-256 matches"
+ip netns exec $NS_A sysctl -qw net.tonic.rto_min_ms=200 net.tonic.rto_max_ms=120000
+netem_clear
+d=$(($(tstat $NS_B DropDuplicate) - d0)) r=$(($(tstat $NS_A SegsRetrans) - r0))
+[ "$r" -gt 0 ] && [ "$d" -gt 0 ]
+tap_result $? "$r resent, first sends and resends both arrived: $d duplicates at B"
 
 # net.tonic.gso_segs=1: one skb per segment.
 read -r g0 s0 <<<"$(gso $NS_A)"
