@@ -600,6 +600,7 @@ struct sock *tonic_cookie_check(struct sock *sk, struct sk_buff *skb);
 /* sock/demux.c: from the IP handler to a socket, both families */
 int tonic_demux(struct sk_buff *skb, const struct tonic_af_ops *af);
 int tonic_sk_receive_skb(struct sock *sk, struct sk_buff *skb, bool refcounted);
+bool tonic_pull_hdr(struct sk_buff *skb, unsigned int len);
 bool tonic_hdr_bad(struct sk_buff *skb);
 bool tonic_err_full_sk(struct sock *sk, u32 seq, bool abort);
 bool tonic_err_seq_ok(struct sock *sk, u32 seq);

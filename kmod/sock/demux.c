@@ -21,13 +21,19 @@
 
 #include "protocol.h"
 
-/*
- * pskb_may_pull() of @len header bytes.  A datagram that gso.c built
- * after a super-packet's first carries its Tonic header alone in its
- * first page fragment: copied to the tail and the fragment dropped, as
- * GRO's gro_pull_from_frag0(), for a fraction of __pskb_pull_tail().
+/**
+ * tonic_pull_hdr() - pskb_may_pull() of @len header bytes, cheaper
+ * @skb: a received packet
+ * @len: bytes from skb->data that must be linear
+ *
+ * A datagram that gso.c built after a super-packet's first carries its
+ * Tonic header alone in its first page fragment: copied to the tail and
+ * the fragment dropped, as GRO's gro_pull_from_frag0(), for a fraction
+ * of __pskb_pull_tail().
+ *
+ * Return: false if @skb is shorter than @len (or out of memory).
  */
-static bool tonic_pull_hdr(struct sk_buff *skb, unsigned int len)
+bool tonic_pull_hdr(struct sk_buff *skb, unsigned int len)
 {
 	struct skb_shared_info *si = skb_shinfo(skb);
 	unsigned int need;

@@ -93,14 +93,14 @@ void tonic_rx_dst_forget(struct sock *sk)
 /*
  * The Tonic ports of @skb, whose @proto header starts at @off, and the
  * tunnel socket to prefetch on the UDP wire.  Return: false if the
- * packet is not a Tonic one.
+ * packet is not a Tonic one.  The caller reads its IP header again: the
+ * pull may move it.
  */
 static __always_inline bool
 tonic_edemux_ports(struct sk_buff *skb, u8 proto, u32 off,
 		   struct socket *tunnel, __be16 *ports, struct sock **usk)
 {
 	const __be16 *p;
-	__be16 buf[2];
 
 	*usk = NULL;
 	if (proto == IPPROTO_UDP) {
@@ -120,10 +120,12 @@ tonic_edemux_ports(struct sk_buff *skb, u8 proto, u32 off,
 	} else if (proto != tonic_protocol) {
 		return false;
 	}
-	/* source and dest open the Tonic header */
-	p = skb_header_pointer(skb, off, sizeof(buf), buf);
-	if (!p)
+	/* Pulled here rather than copied (its first four bytes are the
+	 * ports): the Tonic input wants it linear anyway.
+	 */
+	if (!tonic_pull_hdr(skb, off + TONIC_HDR_LEN))
 		return false;
+	p = (const __be16 *)(skb->data + off);
 	ports[0] = p[0];
 	ports[1] = p[1];
 	return true;
@@ -188,6 +190,7 @@ static unsigned int tonic_v4_edemux(void *priv, struct sk_buff *skb,
 				READ_ONCE(tonic_pernet(state->net)->udp_sock4), ports,
 				&usk))
 		return NF_ACCEPT;
+	iph = ip_hdr(skb);
 	sk = __inet_lookup_established(state->net, &tonic_hashinfo,
 				       iph->saddr, ports[0], iph->daddr,
 				       ntohs(ports[1]), skb->skb_iif, 0);
@@ -211,6 +214,7 @@ static unsigned int tonic_v6_edemux(void *priv, struct sk_buff *skb,
 				READ_ONCE(tonic_pernet(state->net)->udp_sock6), ports,
 				&usk))
 		return NF_ACCEPT;
+	ip6h = ipv6_hdr(skb);
 	sk = __inet6_lookup_established(state->net, &tonic_hashinfo,
 					&ip6h->saddr, ports[0], &ip6h->daddr,
 					ntohs(ports[1]), inet6_iif(skb), 0);

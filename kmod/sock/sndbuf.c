@@ -877,8 +877,14 @@ wait:
 		 */
 		tonic_unstage(msg, spage, &staged);
 		set_bit(SOCK_NOSPACE, &sk->sk_socket->flags);
+		/* Push everything, a short tail too (TCP_NAGLE_PUSH before
+		 * TCP sleeps): its run's memory comes back only once its
+		 * last segment is acknowledged.
+		 */
+		tsk->writing = false;
 		tonic_push(sk);
 		err = sk_stream_wait_memory(sk, timeo);
+		tsk->writing = true;
 		if (err)
 			break;
 	}
