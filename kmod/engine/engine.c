@@ -445,16 +445,61 @@ static inline void eng_emit(struct tonic_engine *eng, struct tonic_flow *f,
 	}
 }
 
-/* One data-delivery step: returns 1 if it wrote *d. */
+/* Queue a generated address in the flow's ring to wait for credit. */
+static void eng_ring_put(struct tonic_engine *eng, struct tonic_flow *f,
+			 u32 seg, int rtx, u64 now)
+{
+	u32 slot = f->ring_head + f->ring_cnt;
+
+	if (slot >= f->ring_size)
+		slot -= f->ring_size;
+	f->ring[slot] = seg;
+	if (rtx)
+		f->ring_rtx |= 1U << slot;
+	else
+		f->ring_rtx &= ~(1U << slot);
+	f->ring_cnt++;
+	eng_credit_check(eng, f, now);
+}
+
+/*
+ * Generate addresses for @f, popped from the active FIFO, and emit them
+ * as they come while the ring is empty and credit allows (§3.4 cut-through).
+ * A flow alone in the scheduler (both FIFOs empty) would be popped again
+ * at once, so it goes on here, up to @room addresses, in the order the
+ * round-robin would give them.  Returns the addresses written to @d.
+ */
+static unsigned int eng_dd_run(struct tonic_engine *eng, struct tonic_flow *f,
+			       u64 now, struct tonic_seg_desc *d,
+			       unsigned int room)
+{
+	unsigned int n = 0;
+	u32 seg;
+	int rtx;
+
+	do {
+		rtx = tonic_dd_next_seg(f, &seg);
+		if (rtx < 0)
+			break;
+		if (f->ring_cnt ||
+		    !tonic_cr_ok(f, tonic_dd_seg_len(f, seg), now)) {
+			eng_ring_put(eng, f, seg, rtx, now);
+			break;
+		}
+		eng_emit(eng, f, seg, rtx, now, &d[n++]);
+		eng->st.cut_through++;
+	} while (n < room && !eng->active.cnt && !eng->ready.cnt);
+	return n;
+}
+
+/* One data-delivery step: returns the addresses it wrote to @d. */
 static unsigned int eng_dd_step(struct tonic_engine *eng, u64 now,
-				struct tonic_seg_desc *d)
+				struct tonic_seg_desc *d, unsigned int room)
 {
 	struct tonic_flow *f = tonic_fifo_pop(&eng->active);
 	struct tonic_flow *next = tonic_fifo_peek(&eng->active,
 						   ENG_PREFETCH_AHEAD);
-	unsigned int n = 0;
-	u32 seg, slot;
-	int rtx;
+	unsigned int n;
 
 	if (next)
 		tenv_prefetch(next);
@@ -463,27 +508,7 @@ static unsigned int eng_dd_step(struct tonic_engine *eng, u64 now,
 		eng_zombie_put(eng, f);
 		return 0;
 	}
-	rtx = tonic_dd_next_seg(f, &seg);
-	if (rtx < 0)
-		return 0;
-	if (!f->ring_cnt &&
-	    tonic_cr_ok(f, tonic_dd_seg_len(f, seg), now)) {
-		/* §3.4: generation and transmission cancel out */
-		eng_emit(eng, f, seg, rtx, now, d);
-		eng->st.cut_through++;
-		n = 1;
-	} else {
-		slot = f->ring_head + f->ring_cnt;
-		if (slot >= f->ring_size)
-			slot -= f->ring_size;
-		f->ring[slot] = seg;
-		if (rtx)
-			f->ring_rtx |= 1U << slot;
-		else
-			f->ring_rtx &= ~(1U << slot);
-		f->ring_cnt++;
-		eng_credit_check(eng, f, now);
-	}
+	n = eng_dd_run(eng, f, now, d, room);
 	eng_activate(eng, f);
 	return n;
 }
@@ -542,7 +567,7 @@ unsigned int tonic_engine_tx(struct tonic_engine *eng, u64 now,
 		eng_credit_timers(eng, now);
 	while (n < max) {
 		if (eng->active.cnt)
-			n += eng_dd_step(eng, now, &out[n]);
+			n += eng_dd_step(eng, now, &out[n], max - n);
 		else if (!eng->ready.cnt)
 			break;
 		if (n < max && eng->ready.cnt)

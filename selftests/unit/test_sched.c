@@ -106,6 +106,49 @@ static void ring_limit(void)
 	}
 }
 
+/*
+ * A flow alone in the scheduler is served in one step as far as its
+ * window, its credit and the batch go, in order, as the round-robin
+ * would serve it.
+ */
+static void lone_flow_runs(void)
+{
+	struct tonic_engine *e = mk_flows(1, TONIC_CREDIT_WINDOW, 0);
+	unsigned int n, i;
+
+	n = tonic_engine_tx(e, 0, out, 100);
+	CHECK_EQ(n, 100);
+	for (i = 0; i < n; i++)
+		CHECK_EQ(out[i].seg, i);
+	/* the window (256) stops it */
+	CHECK_EQ(tonic_engine_tx(e, 0, out, 4096), 156);
+	CHECK_EQ(out[155].seg, 255);
+	CHECK_EQ(tonic_engine_tx(e, 0, out, 4096), 0);
+	CHECK_EQ(estats(e).cut_through, 256);
+	tonic_engine_destroy(e);
+
+	/*
+	 * Rate credit for two segments (the default burst): the next ones
+	 * wait in the ring, which generation then fills.
+	 */
+	e = mk_flows(1, TONIC_CREDIT_RATE, 2000);
+	CHECK_EQ(tonic_engine_tx(e, 0, out, 4096), 2);
+	CHECK_EQ(out[1].seg, 1);
+	CHECK_EQ(fstats(e, 1000).outstanding, TONIC_DEF_RING);
+	CHECK_EQ(fstats(e, 1000).next_new, 2 + TONIC_DEF_RING);
+	tonic_engine_destroy(e);
+
+	/* two flows alternate, whatever the batch */
+	e = mk_flows(2, TONIC_CREDIT_WINDOW, 0);
+	n = tonic_engine_tx(e, 0, out, 40);
+	CHECK_EQ(n, 40);
+	for (i = 0; i < n; i++) {
+		CHECK_EQ(out[i].flow_id, 1000 + (i & 1) * 7);
+		CHECK_EQ(out[i].seg, i / 2);
+	}
+	tonic_engine_destroy(e);
+}
+
 /* Timers fire in deadline order whatever order they were set in. */
 static void timer_order(void)
 {
@@ -151,10 +194,11 @@ static void timer_order(void)
 
 int main(void)
 {
-	tap_plan(4);
+	tap_plan(5);
 	TAP_RUN(fairness_window_flows);
 	TAP_RUN(fairness_ready_fifo);
 	TAP_RUN(ring_limit);
+	TAP_RUN(lone_flow_runs);
 	TAP_RUN(timer_order);
 	return tap_exit();
 }
