@@ -26,7 +26,9 @@
 # at 1 % loss, or on each PATH: with BENCH_PROFILER=tcgprof, set by
 # scripts/bench.sh when qemu has the tcgprof plugin, the run is framed for
 # the plugin; otherwise perf record -a), BENCH_NIC_STACKS (the stacks run
-# on clean-nic; default tonic, tcp-cubic and tcp-reno).
+# on clean-nic; default tonic, tcp-cubic and tcp-reno), BENCH_PIN=1 (the
+# client on vCPU 0, the server on vCPU 1, so that a profile split by vCPU
+# shows what each side's CPU carries).
 #
 # Two network configurations, the same for every stack.  Every path but
 # clean-nic has all offloads off: TSO, GSO, UDP segmentation and GRO, so
@@ -48,6 +50,10 @@ reps=${BENCH_REPEAT:-}
 A=tb-a
 B=tb-b
 PORT=5201
+pin_cli=() pin_srv=()
+if [ "${BENCH_PIN:-0}" = 1 ] && [ "$(nproc)" -ge 2 ]; then
+	pin_cli=(taskset -c 0) pin_srv=(taskset -c 1)
+fi
 runs=$out/runs.jsonl
 : >"$runs"
 
@@ -152,7 +158,7 @@ start_server() {
 	if [ -n "$srv_pid" ] && kill -0 "$srv_pid" 2>/dev/null; then
 		return 0
 	fi
-	ip netns exec $B "$perf" -s -P $PORT -q 2>>"$out/server.log" &
+	ip netns exec $B "${pin_srv[@]}" "$perf" -s -P $PORT -q 2>>"$out/server.log" &
 	srv_pid=$!
 	for _ in $(seq 100); do
 		ip netns exec $B ss -Hltn "sport = :$PORT" | grep -q . && return 0
@@ -292,7 +298,7 @@ run_one() { # run_one PATH NETEM STACK STACK_ARGS MODE
 		# its window is the client's whole run, setup to final drain.
 		[ -n "$prof_label" ] && echo "start $prof_label" >"$out/tcgprof.ctl"
 		# shellcheck disable=SC2086
-		ip netns exec $A timeout -k 5 $((dur + 90)) "$perf" -H 10.77.0.2 -P $PORT \
+		ip netns exec $A timeout -k 5 $((dur + 90)) "${pin_cli[@]}" "$perf" -H 10.77.0.2 -P $PORT \
 			$sargs $margs -l "$dur" -q --label "$path/$stack/$mode" \
 			>"$f.out" 2>"$f.err"
 		rc=$?

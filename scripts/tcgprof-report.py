@@ -50,7 +50,9 @@ def load_kallsyms(path):
     return syms
 
 
-def load_raw(path):
+def load_raw(path, vcpu=None):
+    """Rows of (address, instructions, executions); with @vcpu, the
+    instructions of that vCPU only (executions stay all vCPUs')."""
     meta, rows = {}, []
     with open(path) as f:
         for line in f:
@@ -60,7 +62,13 @@ def load_raw(path):
                     meta.setdefault(parts[i], parts[i + 1])
                 continue
             f = line.split()
-            rows.append((int(f[0], 16), int(f[1]), int(f[2]) if len(f) > 2 else 0))
+            if vcpu is not None:
+                if len(f) <= 3 + vcpu:
+                    sys.exit(f"tcgprof-report: {path} has no column for vCPU {vcpu}")
+                insns = int(f[3 + vcpu])
+            else:
+                insns = int(f[1])
+            rows.append((int(f[0], 16), insns, int(f[2]) if len(f) > 2 else 0))
     return meta, rows
 
 # Stages of the data path, first match wins.  Names as in 6.12's kallsyms.
@@ -125,11 +133,13 @@ def main():
     ap.add_argument("--seg", type=int, default=1448)
     ap.add_argument("--top", type=int, default=40)
     ap.add_argument("--stages", action="store_true")
+    ap.add_argument("--vcpu", type=int, default=None,
+                    help="count only this vCPU's instructions (calls stay all vCPUs')")
     args = ap.parse_args()
 
     syms = load_kallsyms(args.kallsyms)
     addrs = [s[0] for s in syms]
-    meta, rows = load_raw(args.raw)
+    meta, rows = load_raw(args.raw, args.vcpu)
 
     per_sym = collections.Counter()
     per_mod = collections.Counter()
@@ -155,6 +165,9 @@ def main():
     segs = args.bytes / args.seg if args.bytes else 0
     out = []
     out.append(f"# tcgprof {args.title}".rstrip())
+    if args.vcpu is not None:
+        out.append(f"# vCPU {args.vcpu} only: instructions and shares are that vCPU's,"
+                   " calls/seg all vCPUs'")
     out.append(f"# {total:,} guest instructions in a {float(meta.get('seconds', 0)):.2f} s "
                f"window ({meta.get('vcpus', '?')} vCPUs), counted by qemu per translation "
                "block; shares are of all of them (guest user space is one bucket)")

@@ -18,9 +18,11 @@
  *   "start LABEL"  take a snapshot (ends a window still open, as "stop")
  *   "stop LABEL"   write DIR/tcgprof.LABEL.raw (DIR defaults to FILE's)
  * A window still open when qemu exits is written then. The raw file has
- * "#" header lines, then "0xADDRESS INSNS EXECS" for every TB start address
- * that executed in the window (EXECS of a function's first block is its
- * call count); scripts/tcgprof-report.py maps them to symbols.
+ * "#" header lines, then "0xADDRESS INSNS EXECS I0 I1 ..." for every TB
+ * start address that executed in the window (EXECS of a function's first
+ * block is its call count; I0, I1, ... its instructions on vCPU 0, 1, ...,
+ * for the first TCGPROF_VCPUS); scripts/tcgprof-report.py maps them to
+ * symbols.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -38,6 +40,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 
 #define KERNEL_START	0xffff800000000000ULL
 #define USER_KEY	0
+#define TCGPROF_VCPUS	8	/* vCPUs given a column of their own */
 
 struct counts {
 	uint64_t insns, execs;
@@ -47,6 +50,7 @@ struct block {
 	uint64_t addr;			/* TB start, or USER_KEY */
 	struct qemu_plugin_scoreboard *score;	/* struct counts per vCPU */
 	struct counts base;		/* sums at the window's start */
+	uint64_t base_v[TCGPROF_VCPUS];	/* instructions per vCPU then */
 };
 
 /* The translation callback adds blocks while the poll thread walks them. */
@@ -101,6 +105,19 @@ static struct counts block_sum(struct block *b)
 	};
 }
 
+static unsigned int vcpus_shown(void)
+{
+	int n = qemu_plugin_num_vcpus();
+
+	return n < TCGPROF_VCPUS ? (n > 0 ? n : 0) : TCGPROF_VCPUS;
+}
+
+static uint64_t block_vcpu(struct block *b, unsigned int i)
+{
+	return qemu_plugin_u64_get(qemu_plugin_scoreboard_u64_in_struct(b->score,
+		struct counts, insns), i);
+}
+
 /* Called with lock held. */
 static void window_start(const char *name)
 {
@@ -110,8 +127,11 @@ static void window_start(const char *name)
 	g_hash_table_iter_init(&it, blocks);
 	while (g_hash_table_iter_next(&it, &k, &v)) {
 		struct block *b = v;
+		unsigned int i;
 
 		b->base = block_sum(b);
+		for (i = 0; i < vcpus_shown(); i++)
+			b->base_v[i] = block_vcpu(b, i);
 	}
 	g_strlcpy(label, name, sizeof(label));
 	clock_gettime(CLOCK_MONOTONIC, &t_start);
@@ -120,6 +140,7 @@ static void window_start(const char *name)
 struct row {
 	uint64_t addr;
 	struct counts c;
+	uint64_t v[TCGPROF_VCPUS];
 };
 
 static int row_cmp(const void *a, const void *b)
@@ -137,6 +158,7 @@ static void window_stop(const char *why)
 	gpointer k, v;
 	struct row *rows;
 	size_t n = 0, i;
+	unsigned int j;
 	uint64_t total = 0, user = 0;
 	char *path, *tmp;
 	FILE *f;
@@ -155,6 +177,8 @@ static void window_stop(const char *why)
 		if (!c.execs)
 			continue;
 		rows[n].addr = b->addr;
+		for (j = 0; j < vcpus_shown(); j++)
+			rows[n].v[j] = block_vcpu(b, j) - b->base_v[j];
 		rows[n++].c = c;
 		total += c.insns;
 		if (b->addr == USER_KEY)
@@ -171,9 +195,13 @@ static void window_stop(const char *why)
 			(now.tv_nsec - t_start.tv_nsec) / 1e9);
 		fprintf(f, "# vcpus %d\n", qemu_plugin_num_vcpus());
 		fprintf(f, "# insns %" PRIu64 " user %" PRIu64 "\n", total, user);
-		for (i = 0; i < n; i++)
-			fprintf(f, "0x%016" PRIx64 " %" PRIu64 " %" PRIu64 "\n", rows[i].addr,
+		for (i = 0; i < n; i++) {
+			fprintf(f, "0x%016" PRIx64 " %" PRIu64 " %" PRIu64, rows[i].addr,
 				rows[i].c.insns, rows[i].c.execs);
+			for (j = 0; j < vcpus_shown(); j++)
+				fprintf(f, " %" PRIu64, rows[i].v[j]);
+			fputc('\n', f);
+		}
 		if (fclose(f) == 0)
 			rename(tmp, path);
 	}
