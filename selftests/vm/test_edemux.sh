@@ -119,14 +119,26 @@ tap_check "net.ipv4.ip_early_demux=1" both net.ipv4.ip_early_demux=1
 e0=$(tstat $NS_B EarlyDemux) s0=$(tstat $NS_B SegsIn)
 client -a $ADDR_B -p 7201 -b 20000000 -s 6 >"$tmp/change.out" &
 pid=$!
-sleep 1
+# The route changes once B has taken some 2,000 segments of it.
+for _ in $(seq 500); do
+	[ $(($(tstat $NS_B SegsIn) - s0)) -ge 2000 ] && break
+	kill -0 $pid 2>/dev/null || break
+	sleep 0.02
+done
+running=0
+kill -0 $pid 2>/dev/null && running=1
 tap_check "a route added in B during the transfer" \
 	ip -n $NS_B route add 10.78.0.0/24 dev vb
 wait $pid
 tap_xfer "$(cat "$tmp/change.out")" "route change: 20 MB, SHA-256 matches"
 ed_b=$(($(tstat $NS_B EarlyDemux) - e0)) segs_b=$(($(tstat $NS_B SegsIn) - s0))
-[ "$segs_b" -ge 13000 ] && [ "$ed_b" -ge $((segs_b - 5)) ]
-tap_result $? "route change: B re-kept the new route ($ed_b of $segs_b early-demuxed)"
+# Packets that arrive between the change and the input's next run (the
+# backlog of a socket its reader holds) miss, as TCP's would: the route
+# is kept again under the socket lock.  Not keeping it would miss all
+# that followed the change.
+[ "$running" = 1 ] && [ "$segs_b" -ge 13000 ] &&
+	[ "$ed_b" -ge $((segs_b - segs_b / 20)) ]
+tap_result $? "route change: B re-kept the new route ($ed_b of $segs_b early-demuxed, transfer running at the change: $running)"
 
 # ---- raw IP ----
 tap_check "net.tonic.encap=0 (raw IP) in both namespaces" both net.tonic.encap=0
