@@ -742,6 +742,33 @@ static bool tonic_run_open(const struct tonic_sock *tsk,
 	       MAX_SKB_FRAGS;
 }
 
+/*
+ * Bytes of whole segments after the one just filled that @skb, the
+ * queue's tail, may take at once from @avail more bytes at hand: at
+ * most @segs segments, and each one only if it could have been started
+ * alone (tonic_run_open() and sk_stream_memory_free() at its start),
+ * counting @fill bytes still to be queued before the first and the
+ * fragment this copy may add (@merge: none).
+ */
+static u32 tonic_run_more(struct sock *sk, const struct sk_buff *skb,
+			  u32 fill, size_t avail, u32 segs, bool merge)
+{
+	const struct tonic_sock *tsk = tonic_sk(sk);
+	int queued = READ_ONCE(sk->sk_wmem_queued) + fill;
+	int sndbuf = READ_ONCE(sk->sk_sndbuf);
+	u32 c = tsk->seg_size, len = skb->len + fill;
+
+	if (!avail || !segs || queued >= sndbuf || len + c > TONIC_RUN_MAX ||
+	    skb_shinfo(skb)->nr_frags + !merge + DIV_ROUND_UP(c, PAGE_SIZE) +
+	    1 > MAX_SKB_FRAGS)
+		return 0;
+	/* A segment starts while less than sndbuf is queued (it may pass it). */
+	segs = min_t(u32, segs, (sndbuf - queued - 1) / c + 1);
+	segs = min_t(u32, segs, (TONIC_RUN_MAX - len) / c);
+	segs = min_t(u32, segs, U16_MAX - TONIC_SKB_CB(skb)->nsegs);
+	return min_t(size_t, avail, (size_t)segs * c);
+}
+
 /**
  * tonic_sndbuf_append() - copy user data to the tail of the send buffer
  * @sk: the socket, locked by the user
@@ -781,6 +808,7 @@ int tonic_sndbuf_append(struct sock *sk, struct msghdr *msg, size_t size,
 		struct sk_buff *skb = skb_peek_tail(&sk->sk_write_queue);
 		u32 room = skb ? tonic_tail_room(tsk, skb) : 0;
 		struct page_frag *pfrag;
+		u32 more, done;
 		bool merge;
 		size_t copy;
 		int i;
@@ -848,8 +876,34 @@ int tonic_sndbuf_append(struct sock *sk, struct msghdr *msg, size_t size,
 			break;
 		}
 		copy = min_t(size_t, copy, staged);
-		if (!tonic_wmem_schedule(sk, copy, size - copied))
-			goto wait;
+		/*
+		 * The segment filled, the staged bytes fill more at once:
+		 * one copy step per page fragment, not per segment, with
+		 * the same segments, memory checks and batch pushes.
+		 */
+		more = 0;
+		if (copy == room && full + 1 < batch)
+			more = tonic_run_more(sk, skb, room,
+					      min_t(size_t, size - copied,
+						    staged) - room,
+					      batch - full - 1, merge);
+		if (!tonic_wmem_schedule(sk, copy + more, size - copied)) {
+			if (!more || !tonic_wmem_schedule(sk, copy,
+							  size - copied))
+				goto wait;
+			more = 0;
+		}
+		done = copy == room;
+		if (more) {
+			u32 n = DIV_ROUND_UP(more, tsk->seg_size);
+
+			TONIC_SKB_CB(skb)->nsegs += n;
+			tsk->snd_end += n;
+			if (!tsk->ann_skb)
+				tsk->ann_skb = skb;
+			done += more / tsk->seg_size;
+			copy += more;
+		}
 		if (copied + copy == size)
 			tsk->writing = false;
 		skb_len_add(skb, copy);
@@ -866,7 +920,8 @@ int tonic_sndbuf_append(struct sock *sk, struct msghdr *msg, size_t size,
 		copied += copy;
 		if (!staged)
 			put_page(spage);
-		if (copy == room && ++full >= batch) {
+		full += done;
+		if (full >= batch) {
 			full = 0;
 			tonic_push(sk);
 		}
