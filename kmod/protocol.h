@@ -640,6 +640,8 @@ struct tonic_run_cursor {
  * @hdr: the header fields every data packet of the batch shares, filled
  *	by the first (tonic_xmit_seg())
  * @hdr_ready: @hdr is filled
+ * @hdr_refs: header fragments written into tonic_sock.hdr_frag whose
+ *	page references are still to be taken (tonic_gso_end())
  * @segs_out: data packets sent, counted once for the batch
  * @rtx_out: of them, retransmissions
  */
@@ -655,6 +657,7 @@ struct tonic_gso {
 	struct tonic_run_cursor cur;
 	struct tonichdr hdr;
 	bool hdr_ready;
+	u32 hdr_refs;
 	u32 segs_out;
 	u32 rtx_out;
 };

@@ -176,6 +176,20 @@ struct sk_buff *tonic_seg_skb(struct tonic_run_cursor *cur,
 			       len);
 }
 
+/*
+ * Take the header page references of the header fragments written since
+ * the last call, at once rather than one atomic increment per datagram:
+ * before the super-packet leaves, and before the page is refilled (which
+ * reuses a page whose only reference is its own).
+ */
+static void tonic_gso_hdr_refs(struct tonic_gso *g, struct page_frag *pf)
+{
+	if (g->hdr_refs) {
+		page_ref_add(pf->page, g->hdr_refs);
+		g->hdr_refs = 0;
+	}
+}
+
 /**
  * tonic_gso_end() - send what was collected, and count the packets
  *	tonic_xmit_seg() sent since the last call
@@ -186,6 +200,7 @@ void tonic_gso_end(struct sock *sk, struct tonic_gso *g)
 {
 	struct sk_buff *skb = g->first;
 
+	tonic_gso_hdr_refs(g, &tonic_sk(sk)->hdr_frag);
 	if (skb && g->segs > 1) {
 		struct skb_shared_info *shinfo = skb_shinfo(skb);
 
@@ -274,15 +289,19 @@ struct tonichdr *tonic_gso_add(struct sock *sk, struct tonic_gso *g,
 		return tonic_hdr(head);
 	}
 	head = g->first;
-	if (!skb_page_frag_refill(TONIC_HDR_LEN, pf, GFP_ATOMIC))
-		return NULL;
+	if (!pf->page || pf->offset + TONIC_HDR_LEN > pf->size) {
+		/* The refill must see every reference to the old page. */
+		tonic_gso_hdr_refs(g, pf);
+		if (!skb_page_frag_refill(TONIC_HDR_LEN, pf, GFP_ATOMIC))
+			return NULL;
+	}
 	lp = tonic_gso_room(g, n + 1);
 	if (!lp)
 		return NULL;
 	th = page_address(pf->page) + pf->offset;
 	skb_fill_page_desc_noacc(lp, skb_shinfo(lp)->nr_frags, pf->page,
 				 pf->offset, TONIC_HDR_LEN);
-	get_page(pf->page);
+	g->hdr_refs++;
 	pf->offset += TONIC_HDR_LEN;
 	lp->len += TONIC_HDR_LEN;
 	lp->data_len += TONIC_HDR_LEN;

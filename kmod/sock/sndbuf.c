@@ -261,6 +261,17 @@ static bool tonic_tail_due(const struct tonic_sock *tsk, u64 now)
 	       tsk->snd_una == tsk->snd_ann;
 }
 
+/* Segment @seg of run @skb goes to the engine: its ring entries. */
+static void tonic_ann_seg(struct tonic_sock *tsk, struct sk_buff *skb, u32 seg)
+{
+	u32 slot = seg & (TONIC_RING - 1);
+
+	tsk->segs[slot] = skb;
+	tsk->sent_at[slot] = 0;
+	/* Only ever changed under the socket lock. */
+	__clear_bit(slot, tsk->rtx_seen);
+}
+
 static void tonic_announce(struct sock *sk, u64 now)
 {
 	struct tonic_sock *tsk = tonic_sk(sk);
@@ -275,17 +286,24 @@ static void tonic_announce(struct sock *sk, u64 now)
 	force = tonic_tail_due(tsk, now);
 	limit = tonic_announce_limit(tsk);
 	while (skb && tonic_seg_before(tail, limit)) {
-		u32 len = tonic_seg_len(tsk, skb, tail);
+		/* A run's segments are full up to @full; only the queue's
+		 * last segment may be short, so it is @full if any.
+		 */
+		u32 full = TONIC_SKB_CB(skb)->seg + skb->len / tsk->seg_size;
 
-		if (len < tsk->seg_size) {
-			if (!force)
-				break;
-			last_len = len;
+		while (tonic_seg_before(tail, full) &&
+		       tonic_seg_before(tail, limit))
+			tonic_ann_seg(tsk, skb, tail++);
+		if (tail == tonic_run_end(skb)) {
+			skb = skb_queue_is_last(&sk->sk_write_queue, skb) ?
+			      NULL : skb->next;
+			continue;
 		}
-		*tonic_seg_slot(tsk, tail) = skb;
-		tsk->sent_at[tail & (TONIC_RING - 1)] = 0;
-		clear_bit(tail & (TONIC_RING - 1), tsk->rtx_seen);
-		tail++;
+		/* At the limit, or at the short last segment. */
+		if (tail != full || !tonic_seg_before(tail, limit) || !force)
+			break;
+		last_len = tonic_seg_len(tsk, skb, tail);
+		tonic_ann_seg(tsk, skb, tail++);
 		if (tail == tonic_run_end(skb))
 			skb = skb_queue_is_last(&sk->sk_write_queue, skb) ?
 			      NULL : skb->next;
@@ -329,17 +347,27 @@ static void tonic_advance_head(struct sock *sk, u32 head)
 
 	while (tonic_seg_before(tsk->snd_una, head) &&
 	       tsk->snd_una != tsk->snd_ann) {
-		struct sk_buff **slot = tonic_seg_slot(tsk, tsk->snd_una);
-		struct sk_buff *skb = *slot;
+		struct sk_buff *skb = *tonic_seg_slot(tsk, tsk->snd_una);
+		u32 seg = tsk->snd_una, end;
 
-		*slot = NULL;
 		if (WARN_ON_ONCE(!skb)) {
 			tsk->snd_una++;
 			continue;
 		}
-		tsk->stats.bytes_acked += tonic_seg_len(tsk, skb, tsk->snd_una);
+		/* The run's segments up to head: all full but its last. */
+		end = tonic_run_end(skb);
+		if (tonic_seg_before(head, end))
+			end = head;
+		if (tonic_seg_before(tsk->snd_ann, end))
+			end = tsk->snd_ann;
+		tsk->stats.bytes_acked += end == tonic_run_end(skb) ?
+			skb->len - (seg - TONIC_SKB_CB(skb)->seg) * tsk->seg_size :
+			(end - seg) * tsk->seg_size;
+		for (; seg != end; seg++)
+			*tonic_seg_slot(tsk, seg) = NULL;
+		tsk->snd_una = end;
 		/* A run's skb goes with its last segment. */
-		if (++tsk->snd_una != tonic_run_end(skb))
+		if (end != tonic_run_end(skb))
 			continue;
 		__skb_unlink(skb, &sk->sk_write_queue);
 		tonic_free_seg(sk, skb);
