@@ -664,11 +664,16 @@ struct tonic_gso {
 int tonic_transmit(struct sock *sk, struct sk_buff *skb);
 int tonic_xmit_seg(struct sock *sk, u32 seg, bool rtx, u8 flags,
 		   struct tonic_gso *gso);
+u32 tonic_xmit_run(struct sock *sk, u32 seg, u32 n, bool rtx, u8 *flags,
+		   struct tonic_gso *gso);
 
 
 void tonic_gso_begin(struct sock *sk, struct tonic_gso *g);
 struct tonichdr *tonic_gso_add(struct sock *sk, struct tonic_gso *g,
 			       const struct sk_buff *run, u32 off, u32 len);
+u32 tonic_gso_add_run(struct sock *sk, struct tonic_gso *g,
+		      const struct sk_buff *run, u32 off, u32 n, u32 seq,
+		      const u8 *flags);
 struct sk_buff *tonic_seg_skb(struct tonic_run_cursor *cur,
 			      const struct sk_buff *run, u32 off, u32 len);
 void tonic_gso_end(struct sock *sk, struct tonic_gso *g);

@@ -248,22 +248,10 @@ static struct sk_buff *tonic_gso_room(struct tonic_gso *g, int need)
 	return m;
 }
 
-/**
- * tonic_gso_add() - add a datagram to the super-packet being built
- * @sk: the socket, locked
- * @g: the collection, GSO on (tonic_gso_begin() set max_segs)
- * @run: the send-buffer skb holding the segment the datagram carries
- * @off: where the segment starts in @run
- * @len: its length
- *
- * Sends what was collected first when the datagram cannot join it (the
- * previous datagram was short, or a limit is reached).
- *
- * Return: where the caller writes the datagram's Tonic header, or NULL
- * without memory (the datagram is not sent).
- */
-struct tonichdr *tonic_gso_add(struct sock *sk, struct tonic_gso *g,
-			       const struct sk_buff *run, u32 off, u32 len)
+/* tonic_gso_add(), inlined in the loop of tonic_gso_add_run(). */
+static __always_inline struct tonichdr *
+__tonic_gso_add(struct sock *sk, struct tonic_gso *g,
+		const struct sk_buff *run, u32 off, u32 len)
 {
 	struct page_frag *pf = &tonic_sk(sk)->hdr_frag;
 	u32 dlen = TONIC_HDR_LEN + len;
@@ -316,4 +304,60 @@ struct tonichdr *tonic_gso_add(struct sock *sk, struct tonic_gso *g,
 	g->len += dlen;
 	g->last_len = dlen;
 	return th;
+}
+
+/**
+ * tonic_gso_add() - add a datagram to the super-packet being built
+ * @sk: the socket, locked
+ * @g: the collection, GSO on (tonic_gso_begin() set max_segs)
+ * @run: the send-buffer skb holding the segment the datagram carries
+ * @off: where the segment starts in @run
+ * @len: its length
+ *
+ * Sends what was collected first when the datagram cannot join it (the
+ * previous datagram was short, or a limit is reached).
+ *
+ * Return: where the caller writes the datagram's Tonic header, or NULL
+ * without memory (the datagram is not sent).
+ */
+struct tonichdr *tonic_gso_add(struct sock *sk, struct tonic_gso *g,
+			       const struct sk_buff *run, u32 off, u32 len)
+{
+	return __tonic_gso_add(sk, g, run, off, len);
+}
+
+/**
+ * tonic_gso_add_run() - add the datagrams of consecutive segments of a run
+ * @sk: the socket, locked
+ * @g: the collection, GSO on, its header template filled (@g->hdr)
+ * @run: the send-buffer skb holding the segments
+ * @off: where the first starts in @run
+ * @n: how many; each but the run's last is C bytes, none is empty
+ * @seq: the first one's sequence number on the wire, host order
+ * @flags: TONIC_F_* of each
+ *
+ * As tonic_gso_add() and a header from the template for each segment,
+ * in one loop: what is the same for all of them is done once.
+ *
+ * Return: how many datagrams were added; fewer than @n without memory
+ * (the rest are not sent).
+ */
+u32 tonic_gso_add_run(struct sock *sk, struct tonic_gso *g,
+		      const struct sk_buff *run, u32 off, u32 n, u32 seq,
+		      const u8 *flags)
+{
+	u32 c = tonic_sk(sk)->seg_size, k;
+
+	for (k = 0; k < n; k++, off += c) {
+		u32 len = min(run->len - off, c);
+		struct tonichdr *th = __tonic_gso_add(sk, g, run, off, len);
+
+		if (!th)
+			break;
+		*th = g->hdr;
+		th->flags = flags[k];
+		th->len = htons(len);
+		th->seq = htonl(seq + k);
+	}
+	return k;
 }

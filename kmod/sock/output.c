@@ -87,6 +87,15 @@ int tonic_transmit(struct sock *sk, struct sk_buff *skb)
 	return net_xmit_eval(err);
 }
 
+/* The header fields a batch's data packets share, filled by the first. */
+static void tonic_data_hdr(struct sock *sk, struct tonic_gso *gso)
+{
+	if (!gso->hdr_ready) {
+		tonic_fill_hdr(sk, &gso->hdr, TONIC_PKT_DATA, 0, 0);
+		gso->hdr_ready = true;
+	}
+}
+
 /**
  * tonic_xmit_seg() - build a packet from a send-buffer segment and send it
  * @sk: the socket
@@ -146,10 +155,7 @@ int tonic_xmit_seg(struct sock *sk, u32 seg, bool rtx, u8 flags,
 		 * nothing received can move rcv_nxt while the socket is
 		 * locked, so the window promised holds for all of them.
 		 */
-		if (!gso->hdr_ready) {
-			tonic_fill_hdr(sk, &gso->hdr, TONIC_PKT_DATA, 0, 0);
-			gso->hdr_ready = true;
-		}
+		tonic_data_hdr(sk, gso);
 		*th = gso->hdr;
 		th->flags = flags;
 		th->len = htons(len);
@@ -172,6 +178,59 @@ int tonic_xmit_seg(struct sock *sk, u32 seg, bool rtx, u8 flags,
 		TONIC_SK_INC_STATS(sk, TONIC_MIB_SEGS_RTX);
 	}
 	return err;
+}
+
+/**
+ * tonic_xmit_run() - send consecutive segments, in a super-packet if
+ *	they are in one send-buffer run
+ * @sk: the socket
+ * @seg: relative number of the first, announced and unacknowledged
+ * @n: how many consecutive segments from @seg the engine released
+ * @rtx: they are retransmissions (each asks for an ACK at once)
+ * @flags: TONIC_F_ACKREQ and TONIC_F_ACKFREQ of each (tonic_xmit_seg());
+ *	TONIC_F_ACKREQ is added to them if @rtx
+ * @gso: the batch (tonic_gso_begin()), sent and counted by tonic_gso_end()
+ *
+ * As tonic_xmit_seg() for each, with what is the same for all of them
+ * (checks, the run, the header template) done once.
+ *
+ * Return: how many of the @n were handled (sent, or not for lack of
+ * memory): at least one, all of those in the first one's run.
+ */
+u32 tonic_xmit_run(struct sock *sk, u32 seg, u32 n, bool rtx, u8 *flags,
+		   struct tonic_gso *gso)
+{
+	struct tonic_sock *tsk = tonic_sk(sk);
+	const struct sk_buff *oskb;
+	u32 off, k, sent;
+
+	if (n < 2 || !gso->max_segs || tonic_seg_before(seg, tsk->snd_una) ||
+	    tonic_seg_before(tsk->snd_ann, seg + n))
+		goto one;
+	oskb = tsk->segs[seg & (TONIC_RING - 1)];
+	if (!oskb || seg - TONIC_SKB_CB(oskb)->seg >= TONIC_SKB_CB(oskb)->nsegs)
+		goto one;
+	off = (seg - TONIC_SKB_CB(oskb)->seg) * tsk->seg_size;
+	if (off >= oskb->len)
+		goto one;
+	/* Those in the run, and none empty. */
+	n = min(n, TONIC_SKB_CB(oskb)->seg + TONIC_SKB_CB(oskb)->nsegs - seg);
+	n = min(n, DIV_ROUND_UP(oskb->len - off, tsk->seg_size));
+	if (n < 2)
+		goto one;
+	if (rtx)
+		for (k = 0; k < n; k++)
+			flags[k] |= TONIC_F_ACKREQ;
+	tonic_data_hdr(sk, gso);
+	sent = tonic_gso_add_run(sk, gso, oskb, off, n, tsk->iss + 1 + seg,
+				 flags);
+	gso->segs_out += sent;
+	if (rtx)
+		gso->rtx_out += sent;
+	return n;
+one:
+	tonic_xmit_seg(sk, seg, rtx, flags[0], gso);
+	return 1;
 }
 
 /**

@@ -406,10 +406,11 @@ static void tonic_tx(struct sock *sk, u64 now)
 {
 	struct tonic_sock *tsk = tonic_sk(sk);
 	struct tonic_seg_desc d[TONIC_TX_BATCH];
+	u8 fl[TONIC_TX_BATCH];
 	bool nospace = sk->sk_socket &&
 		       test_bit(SOCK_NOSPACE, &sk->sk_socket->flags);
 	struct tonic_gso gso;
-	unsigned int n, i;
+	unsigned int n, i, j;
 
 	tonic_gso_begin(sk, &gso);
 	do {
@@ -418,10 +419,10 @@ static void tonic_tx(struct sock *sk, u64 now)
 			TONIC_SK_INC_STATS(sk, TONIC_MIB_ENGINE_BATCHES);
 		for (i = 0; i < n; i++) {
 			u32 slot = d[i].seg & (TONIC_RING - 1);
-			u8 fl = 0;
 
+			fl[i] = 0;
 			if (d[i].rtx)
-				set_bit(slot, tsk->rtx_seen);
+				__set_bit(slot, tsk->rtx_seen);
 			else if (!tsk->sent_at[slot])
 				tsk->sent_at[slot] = now;
 			/* The receiver may hold its ACK: ask for one
@@ -437,10 +438,18 @@ static void tonic_tx(struct sock *sk, u64 now)
 			     !tsk->writing) ||
 			    ((d[i].flags & TONIC_SEG_ACKFREQ) &&
 			     d[i].seg + 1 == tsk->snd_ann && nospace))
-				fl |= TONIC_F_ACKREQ;
+				fl[i] |= TONIC_F_ACKREQ;
 			if (d[i].flags & TONIC_SEG_ACKFREQ)
-				fl |= TONIC_F_ACKFREQ;
-			tonic_xmit_seg(sk, d[i].seg, d[i].rtx, fl, &gso);
+				fl[i] |= TONIC_F_ACKFREQ;
+		}
+		/* Consecutive segments of one kind go out together. */
+		for (i = 0; i < n; ) {
+			j = i + 1;
+			while (j < n && d[j].seg == d[j - 1].seg + 1 &&
+			       d[j].rtx == d[i].rtx)
+				j++;
+			i += tonic_xmit_run(sk, d[i].seg, j - i, d[i].rtx,
+					    &fl[i], &gso);
 		}
 	} while (n == ARRAY_SIZE(d));
 	tonic_gso_end(sk, &gso);
