@@ -105,8 +105,9 @@ static int tonic_run_span(const struct sk_buff *run, int i, u32 foff, u32 len)
  * only) from @skb, never a copy: @n fragments from @i on, @foff bytes
  * into the first (tonic_run_seek(), tonic_run_span()).
  */
-static void tonic_seg_frags(struct sk_buff *skb, const struct sk_buff *run,
-			    int i, u32 foff, int n, u32 len)
+static __always_inline void tonic_seg_frags(struct sk_buff *skb,
+					    const struct sk_buff *run, int i,
+					    u32 foff, int n, u32 len)
 {
 	const skb_frag_t *f = &skb_shinfo(run)->frags[i];
 	struct skb_shared_info *di = skb_shinfo(skb);
@@ -229,13 +230,11 @@ void tonic_gso_end(struct sock *sk, struct tonic_gso *g)
 	g->len = 0;
 }
 
-/* Room for @need more fragments in the chain: a new member if need be. */
-static struct sk_buff *tonic_gso_room(struct tonic_gso *g, int need)
+/* A new member of the chain, for fragments the last one has no room for. */
+static struct sk_buff *tonic_gso_grow(struct tonic_gso *g)
 {
 	struct sk_buff *lp = g->last, *m;
 
-	if (skb_shinfo(lp)->nr_frags + need <= MAX_SKB_FRAGS)
-		return lp;
 	m = alloc_skb(0, GFP_ATOMIC);
 	if (!m)
 		return NULL;
@@ -246,6 +245,15 @@ static struct sk_buff *tonic_gso_room(struct tonic_gso *g, int need)
 	g->first->truesize += m->truesize;
 	g->last = m;
 	return m;
+}
+
+/* Room for @need more fragments in the chain: a new member if need be. */
+static __always_inline struct sk_buff *tonic_gso_room(struct tonic_gso *g,
+						      int need)
+{
+	if (skb_shinfo(g->last)->nr_frags + need <= MAX_SKB_FRAGS)
+		return g->last;
+	return tonic_gso_grow(g);
 }
 
 /* tonic_gso_add(), inlined in the loop of tonic_gso_add_run(). */
