@@ -35,6 +35,7 @@
 
 #include "protocol.h"
 #include "engine.h"
+#include "runfill.h"
 
 #define TONIC_TX_BATCH	16
 /* The longest a corked short tail waits, as tcp(7) documents for TCP_CORK. */
@@ -790,20 +791,22 @@ static bool tonic_run_open(const struct tonic_sock *tsk,
 static u32 tonic_run_more(struct sock *sk, const struct sk_buff *skb,
 			  u32 fill, size_t avail, u32 segs, bool merge)
 {
-	const struct tonic_sock *tsk = tonic_sk(sk);
-	int queued = READ_ONCE(sk->sk_wmem_queued) + fill;
-	int sndbuf = READ_ONCE(sk->sk_sndbuf);
-	u32 c = tsk->seg_size, len = skb->len + fill;
+	struct tonic_run_fill f = {
+		.c = tonic_sk(sk)->seg_size,
+		.queued = READ_ONCE(sk->sk_wmem_queued) + fill,
+		.sndbuf = READ_ONCE(sk->sk_sndbuf),
+		.len = skb->len + fill,
+		.run_max = TONIC_RUN_MAX,
+		.nsegs = TONIC_SKB_CB(skb)->nsegs,
+		.segs = segs,
+		.avail = min_t(size_t, avail, U32_MAX),
+	};
 
-	if (!avail || !segs || queued >= sndbuf || len + c > TONIC_RUN_MAX ||
-	    skb_shinfo(skb)->nr_frags + !merge + DIV_ROUND_UP(c, PAGE_SIZE) +
+	/* A copy step adds one fragment at most. */
+	if (skb_shinfo(skb)->nr_frags + !merge + DIV_ROUND_UP(f.c, PAGE_SIZE) +
 	    1 > MAX_SKB_FRAGS)
 		return 0;
-	/* A segment starts while less than sndbuf is queued (it may pass it). */
-	segs = min_t(u32, segs, (sndbuf - queued - 1) / c + 1);
-	segs = min_t(u32, segs, (TONIC_RUN_MAX - len) / c);
-	segs = min_t(u32, segs, U16_MAX - TONIC_SKB_CB(skb)->nsegs);
-	return min_t(size_t, avail, (size_t)segs * c);
+	return tonic_run_fill_bytes(&f);
 }
 
 /**
