@@ -612,7 +612,20 @@ void tonic_resend_syn(struct sock *sk);
 void tonic_send_ctl(struct sock *sk, int type, u32 seq, u32 sack, u8 flags,
 		    u32 grant);
 /**
- * struct tonic_gso - a UDP GSO super-packet being built
+ * struct tonic_run_cursor - where the last segment sent was found in its run
+ * @run: the send-buffer skb; NULL for none
+ * @pos: the byte of @run where fragment @frag starts
+ * @frag: the fragment that held the segment's first byte
+ */
+struct tonic_run_cursor {
+	const struct sk_buff *run;
+	u32 pos;
+	int frag;
+};
+
+/**
+ * struct tonic_gso - the data packets of one tonic_tx(), and the UDP GSO
+ *	super-packet being built from them
  * @first: the first datagram, its Tonic header in the linear part; sent
  *	alone if no second one joins it, else the super-packet's head
  * @last: the skb of @first's chain (@first or the last member of its
@@ -623,6 +636,14 @@ void tonic_send_ctl(struct sock *sk, int type, u32 seq, u32 sack, u8 flags,
  * @segs: datagrams so far
  * @len: their bytes
  * @last_len: bytes of the newest datagram (only a full one may be followed)
+ * @cur: where the previous segment's fragments were, for the next one
+ * @hdr: the header fields every data packet of the batch shares, filled
+ *	by the first (tonic_xmit_seg())
+ * @hdr_ready: @hdr is filled
+ * @hdr_refs: header fragments written into tonic_sock.hdr_frag whose
+ *	page references are still to be taken (tonic_gso_end())
+ * @segs_out: data packets sent, counted once for the batch
+ * @rtx_out: of them, retransmissions
  */
 struct tonic_gso {
 	struct sk_buff *first;
@@ -633,16 +654,28 @@ struct tonic_gso {
 	u32 segs;
 	u32 len;
 	u32 last_len;
+	struct tonic_run_cursor cur;
+	struct tonichdr hdr;
+	bool hdr_ready;
+	u32 hdr_refs;
+	u32 segs_out;
+	u32 rtx_out;
 };
 int tonic_transmit(struct sock *sk, struct sk_buff *skb);
 int tonic_xmit_seg(struct sock *sk, u32 seg, bool rtx, u8 flags,
+		   struct tonic_gso *gso);
+u32 tonic_xmit_run(struct sock *sk, u32 seg, u32 n, bool rtx, u8 *flags,
 		   struct tonic_gso *gso);
 
 
 void tonic_gso_begin(struct sock *sk, struct tonic_gso *g);
 struct tonichdr *tonic_gso_add(struct sock *sk, struct tonic_gso *g,
 			       const struct sk_buff *run, u32 off, u32 len);
-struct sk_buff *tonic_seg_skb(const struct sk_buff *run, u32 off, u32 len);
+u32 tonic_gso_add_run(struct sock *sk, struct tonic_gso *g,
+		      const struct sk_buff *run, u32 off, u32 n, u32 seq,
+		      const u8 *flags);
+struct sk_buff *tonic_seg_skb(struct tonic_run_cursor *cur,
+			      const struct sk_buff *run, u32 off, u32 len);
 void tonic_gso_end(struct sock *sk, struct tonic_gso *g);
 struct sk_buff *tonic_make_synack(const struct sock *sk, struct request_sock *req);
 struct sk_buff *tonic_make_reset(struct sock *ctl_sk, struct sk_buff *rxskb);

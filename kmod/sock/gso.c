@@ -62,70 +62,77 @@ void tonic_gso_begin(struct sock *sk, struct tonic_gso *g)
 }
 
 /*
- * The fragments of @run that hold bytes @off to @off + @len: the first
- * one's index, and how many (the return value).
+ * Where byte @off of @run is: the fragment's index, returned, and @off
+ * less the bytes before it in *@foff.  The walk starts at @cur, where the
+ * previous segment of the same run ended, so a super-packet walks its
+ * run's fragments once, not once per segment from the first; any other
+ * segment starts over from fragment 0.
  */
-static int tonic_run_span(const struct sk_buff *run, u32 off, u32 len,
-			  int *first)
+static int tonic_run_seek(struct tonic_run_cursor *cur,
+			  const struct sk_buff *run, u32 off, u32 *foff)
 {
 	const struct skb_shared_info *si = skb_shinfo(run);
-	int i = 0, n = 0;
-	u32 end = off + len, pos = 0;
+	u32 pos = 0;
+	int i = 0;
 
+	if (cur->run == run && off >= cur->pos) {
+		i = cur->frag;
+		pos = cur->pos;
+	}
 	while (i < si->nr_frags && pos + skb_frag_size(&si->frags[i]) <= off)
 		pos += skb_frag_size(&si->frags[i++]);
-	*first = i;
+	cur->run = run;
+	cur->frag = i;
+	cur->pos = pos;
+	*foff = off - pos;
+	return i;
+}
+
+/* How many fragments from @i on, @foff bytes into the first, hold @len bytes. */
+static int tonic_run_span(const struct sk_buff *run, int i, u32 foff, u32 len)
+{
+	const struct skb_shared_info *si = skb_shinfo(run);
+	u32 end = foff + len, pos = 0;
+	int n = 0;
+
 	while (i + n < si->nr_frags && pos < end)
 		pos += skb_frag_size(&si->frags[i + n++]);
 	return n;
 }
 
 /*
- * Reference bytes @off to @off + @len of @run (a send-buffer skb, payload
- * fragments only) from @skb: never a copy.
+ * Reference @len bytes of @run (a send-buffer skb, payload fragments
+ * only) from @skb, never a copy: @n fragments from @i on, @foff bytes
+ * into the first (tonic_run_seek(), tonic_run_span()).
  */
-static void tonic_seg_frags(struct sk_buff *skb, const struct sk_buff *run,
-			    u32 off, u32 len)
+static __always_inline void tonic_seg_frags(struct sk_buff *skb,
+					    const struct sk_buff *run, int i,
+					    u32 foff, int n, u32 len)
 {
-	const struct skb_shared_info *si = skb_shinfo(run);
+	const skb_frag_t *f = &skb_shinfo(run)->frags[i];
 	struct skb_shared_info *di = skb_shinfo(skb);
+	skb_frag_t *d = &di->frags[di->nr_frags];
 	u32 left = len;
-	int i;
 
-	for (i = 0; i < si->nr_frags && left; i++) {
-		const skb_frag_t *f = &si->frags[i];
-		u32 size = skb_frag_size(f);
-		skb_frag_t *d;
+	di->nr_frags += n;
+	for (; n; n--, f++, d++) {
+		u32 size = min(skb_frag_size(f) - foff, left);
 
-		if (off >= size) {
-			off -= size;
-			continue;
-		}
-		d = &di->frags[di->nr_frags++];
 		*d = *f;
-		skb_frag_off_add(d, off);
-		size = min(size - off, left);
+		skb_frag_off_add(d, foff);
 		skb_frag_size_set(d, size);
 		get_page(skb_frag_page(f));
 		left -= size;
-		off = 0;
+		foff = 0;
 	}
 	skb->len += len;
 	skb->data_len += len;
 	skb->truesize += len;
 }
 
-/**
- * tonic_seg_skb() - a lone data packet for a send-buffer segment
- * @run: the send-buffer skb holding the segment (payload fragments only)
- * @off: where the segment starts in @run
- * @len: its length
- *
- * Return: a new skb, room for the layers below, TONIC_HDR_LEN bytes of
- * header to fill at its transport header, then references to the
- * segment's payload; NULL without memory.
- */
-struct sk_buff *tonic_seg_skb(const struct sk_buff *run, u32 off, u32 len)
+/* A lone data packet referencing @n fragments of @run (tonic_seg_frags()). */
+static struct sk_buff *tonic_seg_alloc(const struct sk_buff *run, int i,
+				       u32 foff, int n, u32 len)
 {
 	struct sk_buff *skb;
 
@@ -133,7 +140,7 @@ struct sk_buff *tonic_seg_skb(const struct sk_buff *run, u32 off, u32 len)
 	if (!skb)
 		return NULL;
 	skb_reserve(skb, MAX_TONIC_HEADER);
-	tonic_seg_frags(skb, run, off, len);
+	tonic_seg_frags(skb, run, i, foff, n, len);
 	skb_push(skb, TONIC_HDR_LEN);
 	skb_reset_transport_header(skb);
 	skb->ip_summed = CHECKSUM_PARTIAL;
@@ -149,7 +156,44 @@ struct sk_buff *tonic_seg_skb(const struct sk_buff *run, u32 off, u32 len)
 }
 
 /**
- * tonic_gso_end() - send what was collected
+ * tonic_seg_skb() - a lone data packet for a send-buffer segment
+ * @cur: where the previous segment's fragments were found in its run
+ *	(zeroed for none); updated
+ * @run: the send-buffer skb holding the segment (payload fragments only)
+ * @off: where the segment starts in @run
+ * @len: its length
+ *
+ * Return: a new skb, room for the layers below, TONIC_HDR_LEN bytes of
+ * header to fill at its transport header, then references to the
+ * segment's payload; NULL without memory.
+ */
+struct sk_buff *tonic_seg_skb(struct tonic_run_cursor *cur,
+			      const struct sk_buff *run, u32 off, u32 len)
+{
+	u32 foff;
+	int i = tonic_run_seek(cur, run, off, &foff);
+
+	return tonic_seg_alloc(run, i, foff, tonic_run_span(run, i, foff, len),
+			       len);
+}
+
+/*
+ * Take the header page references of the header fragments written since
+ * the last call, at once rather than one atomic increment per datagram:
+ * before the super-packet leaves, and before the page is refilled (which
+ * reuses a page whose only reference is its own).
+ */
+static void tonic_gso_hdr_refs(struct tonic_gso *g, struct page_frag *pf)
+{
+	if (g->hdr_refs) {
+		page_ref_add(pf->page, g->hdr_refs);
+		g->hdr_refs = 0;
+	}
+}
+
+/**
+ * tonic_gso_end() - send what was collected, and count the packets
+ *	tonic_xmit_seg() sent since the last call
  * @sk: the socket, locked
  * @g: the collection, empty afterwards
  */
@@ -157,6 +201,7 @@ void tonic_gso_end(struct sock *sk, struct tonic_gso *g)
 {
 	struct sk_buff *skb = g->first;
 
+	tonic_gso_hdr_refs(g, &tonic_sk(sk)->hdr_frag);
 	if (skb && g->segs > 1) {
 		struct skb_shared_info *shinfo = skb_shinfo(skb);
 
@@ -168,19 +213,28 @@ void tonic_gso_end(struct sock *sk, struct tonic_gso *g)
 	}
 	if (skb)
 		tonic_transmit(sk, skb);
+	/* tonic_xmit_seg() counts a batch's packets here, once. */
+	if (g->segs_out) {
+		tonic_sk(sk)->stats.segs_out += g->segs_out;
+		TONIC_SK_ADD_STATS(sk, TONIC_MIB_SEGS_OUT, g->segs_out);
+		g->segs_out = 0;
+	}
+	if (g->rtx_out) {
+		tonic_sk(sk)->stats.retransmits += g->rtx_out;
+		TONIC_SK_ADD_STATS(sk, TONIC_MIB_SEGS_RTX, g->rtx_out);
+		g->rtx_out = 0;
+	}
 	g->first = NULL;
 	g->last = NULL;
 	g->segs = 0;
 	g->len = 0;
 }
 
-/* Room for @need more fragments in the chain: a new member if need be. */
-static struct sk_buff *tonic_gso_room(struct tonic_gso *g, int need)
+/* A new member of the chain, for fragments the last one has no room for. */
+static struct sk_buff *tonic_gso_grow(struct tonic_gso *g)
 {
 	struct sk_buff *lp = g->last, *m;
 
-	if (skb_shinfo(lp)->nr_frags + need <= MAX_SKB_FRAGS)
-		return lp;
 	m = alloc_skb(0, GFP_ATOMIC);
 	if (!m)
 		return NULL;
@@ -191,6 +245,73 @@ static struct sk_buff *tonic_gso_room(struct tonic_gso *g, int need)
 	g->first->truesize += m->truesize;
 	g->last = m;
 	return m;
+}
+
+/* Room for @need more fragments in the chain: a new member if need be. */
+static __always_inline struct sk_buff *tonic_gso_room(struct tonic_gso *g,
+						      int need)
+{
+	if (skb_shinfo(g->last)->nr_frags + need <= MAX_SKB_FRAGS)
+		return g->last;
+	return tonic_gso_grow(g);
+}
+
+/* tonic_gso_add(), inlined in the loop of tonic_gso_add_run(). */
+static __always_inline struct tonichdr *
+__tonic_gso_add(struct sock *sk, struct tonic_gso *g,
+		const struct sk_buff *run, u32 off, u32 len)
+{
+	struct page_frag *pf = &tonic_sk(sk)->hdr_frag;
+	u32 dlen = TONIC_HDR_LEN + len;
+	struct sk_buff *lp, *head;
+	struct tonichdr *th;
+	int n, i;
+	u32 foff;
+
+	i = tonic_run_seek(&g->cur, run, off, &foff);
+	n = tonic_run_span(run, i, foff, len);
+	if (g->first && (g->last_len != g->mss || g->segs >= g->max_segs ||
+			 g->len + dlen > g->max_len || n + 1 > MAX_SKB_FRAGS))
+		tonic_gso_end(sk, g);
+	if (!g->first) {
+		head = tonic_seg_alloc(run, i, foff, n, len);
+		if (!head)
+			return NULL;
+		g->first = head;
+		g->last = head;
+		g->segs = 1;
+		g->len = dlen;
+		g->last_len = dlen;
+		return tonic_hdr(head);
+	}
+	head = g->first;
+	if (!pf->page || pf->offset + TONIC_HDR_LEN > pf->size) {
+		/* The refill must see every reference to the old page. */
+		tonic_gso_hdr_refs(g, pf);
+		if (!skb_page_frag_refill(TONIC_HDR_LEN, pf, GFP_ATOMIC))
+			return NULL;
+	}
+	lp = tonic_gso_room(g, n + 1);
+	if (!lp)
+		return NULL;
+	th = page_address(pf->page) + pf->offset;
+	skb_fill_page_desc_noacc(lp, skb_shinfo(lp)->nr_frags, pf->page,
+				 pf->offset, TONIC_HDR_LEN);
+	g->hdr_refs++;
+	pf->offset += TONIC_HDR_LEN;
+	lp->len += TONIC_HDR_LEN;
+	lp->data_len += TONIC_HDR_LEN;
+	lp->truesize += TONIC_HDR_LEN;
+	tonic_seg_frags(lp, run, i, foff, n, len);
+	if (lp != head) {
+		head->len += dlen;
+		head->data_len += dlen;
+		head->truesize += dlen;
+	}
+	g->segs++;
+	g->len += dlen;
+	g->last_len = dlen;
+	return th;
 }
 
 /**
@@ -210,49 +331,41 @@ static struct sk_buff *tonic_gso_room(struct tonic_gso *g, int need)
 struct tonichdr *tonic_gso_add(struct sock *sk, struct tonic_gso *g,
 			       const struct sk_buff *run, u32 off, u32 len)
 {
-	struct page_frag *pf = &tonic_sk(sk)->hdr_frag;
-	u32 dlen = TONIC_HDR_LEN + len;
-	struct sk_buff *lp, *head;
-	struct tonichdr *th;
-	int need, first;
+	return __tonic_gso_add(sk, g, run, off, len);
+}
 
-	need = 1 + tonic_run_span(run, off, len, &first);
-	if (g->first && (g->last_len != g->mss || g->segs >= g->max_segs ||
-			 g->len + dlen > g->max_len || need > MAX_SKB_FRAGS))
-		tonic_gso_end(sk, g);
-	if (!g->first) {
-		head = tonic_seg_skb(run, off, len);
-		if (!head)
-			return NULL;
-		g->first = head;
-		g->last = head;
-		g->segs = 1;
-		g->len = dlen;
-		g->last_len = dlen;
-		return tonic_hdr(head);
+/**
+ * tonic_gso_add_run() - add the datagrams of consecutive segments of a run
+ * @sk: the socket, locked
+ * @g: the collection, GSO on, its header template filled (@g->hdr)
+ * @run: the send-buffer skb holding the segments
+ * @off: where the first starts in @run
+ * @n: how many; each but the run's last is C bytes, none is empty
+ * @seq: the first one's sequence number on the wire, host order
+ * @flags: TONIC_F_* of each
+ *
+ * As tonic_gso_add() and a header from the template for each segment,
+ * in one loop: what is the same for all of them is done once.
+ *
+ * Return: how many datagrams were added; fewer than @n without memory
+ * (the rest are not sent).
+ */
+u32 tonic_gso_add_run(struct sock *sk, struct tonic_gso *g,
+		      const struct sk_buff *run, u32 off, u32 n, u32 seq,
+		      const u8 *flags)
+{
+	u32 c = tonic_sk(sk)->seg_size, k;
+
+	for (k = 0; k < n; k++, off += c) {
+		u32 len = min(run->len - off, c);
+		struct tonichdr *th = __tonic_gso_add(sk, g, run, off, len);
+
+		if (!th)
+			break;
+		*th = g->hdr;
+		th->flags = flags[k];
+		th->len = htons(len);
+		th->seq = htonl(seq + k);
 	}
-	head = g->first;
-	if (!skb_page_frag_refill(TONIC_HDR_LEN, pf, GFP_ATOMIC))
-		return NULL;
-	lp = tonic_gso_room(g, need);
-	if (!lp)
-		return NULL;
-	th = page_address(pf->page) + pf->offset;
-	skb_fill_page_desc_noacc(lp, skb_shinfo(lp)->nr_frags, pf->page,
-				 pf->offset, TONIC_HDR_LEN);
-	get_page(pf->page);
-	pf->offset += TONIC_HDR_LEN;
-	lp->len += TONIC_HDR_LEN;
-	lp->data_len += TONIC_HDR_LEN;
-	lp->truesize += TONIC_HDR_LEN;
-	tonic_seg_frags(lp, run, off, len);
-	if (lp != head) {
-		head->len += dlen;
-		head->data_len += dlen;
-		head->truesize += dlen;
-	}
-	g->segs++;
-	g->len += dlen;
-	g->last_len = dlen;
-	return th;
+	return k;
 }

@@ -34,18 +34,26 @@ u32 tonic_recv_window(const struct sock *sk)
 	return min_t(u32, win, tsk->window ? tsk->window : TONIC_MAX_WINDOW);
 }
 
-/* Fill the fields every packet of an established connection carries. */
-static void tonic_fill_hdr(struct sock *sk, struct tonichdr *th, u8 type,
-			   u8 flags, u16 len)
+/* The window to advertise now, never less than what was promised. */
+static u32 tonic_adv_window(struct sock *sk)
 {
 	struct tonic_sock *tsk = tonic_sk(sk);
-	const struct inet_sock *inet = inet_sk(sk);
 	u32 wnd = tonic_recv_window(sk);
 
 	/* Never take back what was promised. */
 	if (tonic_seg_before(tsk->rcv.rcv_nxt + wnd, tsk->rcv_adv_edge))
 		wnd = tsk->rcv_adv_edge - tsk->rcv.rcv_nxt;
 	tsk->rcv_adv_edge = tsk->rcv.rcv_nxt + wnd;
+	return wnd;
+}
+
+/* Fill the fields every packet of an established connection carries. */
+static void tonic_fill_hdr(struct sock *sk, struct tonichdr *th, u8 type,
+			   u8 flags, u16 len)
+{
+	const struct tonic_sock *tsk = tonic_sk(sk);
+	const struct inet_sock *inet = inet_sk(sk);
+	u32 wnd = tonic_adv_window(sk);
 
 	th->source = inet->inet_sport;
 	th->dest = inet->inet_dport;
@@ -79,6 +87,15 @@ int tonic_transmit(struct sock *sk, struct sk_buff *skb)
 	return net_xmit_eval(err);
 }
 
+/* The header fields a batch's data packets share, filled by the first. */
+static void tonic_data_hdr(struct sock *sk, struct tonic_gso *gso)
+{
+	if (!gso->hdr_ready) {
+		tonic_fill_hdr(sk, &gso->hdr, TONIC_PKT_DATA, 0, 0);
+		gso->hdr_ready = true;
+	}
+}
+
 /**
  * tonic_xmit_seg() - build a packet from a send-buffer segment and send it
  * @sk: the socket
@@ -87,8 +104,10 @@ int tonic_transmit(struct sock *sk, struct sk_buff *skb)
  * @flags: TONIC_F_ACKREQ (ask the receiver to acknowledge it at once: the
  *	last segment written so far, the engine's TONIC_SEG_ACKREQ) and
  *	TONIC_F_ACKFREQ (the engine's TONIC_SEG_ACKFREQ)
- * @gso: a super-packet being built (tonic_gso_begin()) to add the packet
- *	to, sent by tonic_gso_end(); NULL or one without GSO: send it now
+ * @gso: the batch (tonic_gso_begin()): a super-packet being built to add
+ *	the packet to, sent and counted by tonic_gso_end(), and the header
+ *	fields the batch's packets share; without GSO the packet is sent
+ *	now.  NULL: a packet alone, sent and counted now
  *
  * Return: 0 or a negative errno.
  */
@@ -121,16 +140,37 @@ int tonic_xmit_seg(struct sock *sk, u32 seg, bool rtx, u8 flags,
 	if (gso && gso->max_segs) {
 		th = tonic_gso_add(sk, gso, oskb, off, len);
 	} else {
-		skb = tonic_seg_skb(oskb, off, len);
+		struct tonic_run_cursor none = {};
+
+		skb = tonic_seg_skb(gso ? &gso->cur : &none, oskb, off, len);
 		th = skb ? tonic_hdr(skb) : NULL;
 	}
 	if (!th)
 		return -ENOBUFS;
-	tonic_fill_hdr(sk, th, TONIC_PKT_DATA,
-		       rtx ? flags | TONIC_F_ACKREQ : flags, len);
+	if (rtx)
+		flags |= TONIC_F_ACKREQ;
+	if (gso) {
+		/*
+		 * The fields all data packets of the batch share, once:
+		 * nothing received can move rcv_nxt while the socket is
+		 * locked, so the window promised holds for all of them.
+		 */
+		tonic_data_hdr(sk, gso);
+		*th = gso->hdr;
+		th->flags = flags;
+		th->len = htons(len);
+	} else {
+		tonic_fill_hdr(sk, th, TONIC_PKT_DATA, flags, len);
+	}
 	th->seq = htonl(tsk->iss + 1 + seg);
 	if (skb)
 		err = tonic_transmit(sk, skb);
+	if (gso) {
+		/* Counted by tonic_gso_end(). */
+		gso->segs_out++;
+		gso->rtx_out += rtx;
+		return err;
+	}
 	tsk->stats.segs_out++;
 	TONIC_SK_INC_STATS(sk, TONIC_MIB_SEGS_OUT);
 	if (rtx) {
@@ -138,6 +178,59 @@ int tonic_xmit_seg(struct sock *sk, u32 seg, bool rtx, u8 flags,
 		TONIC_SK_INC_STATS(sk, TONIC_MIB_SEGS_RTX);
 	}
 	return err;
+}
+
+/**
+ * tonic_xmit_run() - send consecutive segments, in a super-packet if
+ *	they are in one send-buffer run
+ * @sk: the socket
+ * @seg: relative number of the first, announced and unacknowledged
+ * @n: how many consecutive segments from @seg the engine released
+ * @rtx: they are retransmissions (each asks for an ACK at once)
+ * @flags: TONIC_F_ACKREQ and TONIC_F_ACKFREQ of each (tonic_xmit_seg());
+ *	TONIC_F_ACKREQ is added to them if @rtx
+ * @gso: the batch (tonic_gso_begin()), sent and counted by tonic_gso_end()
+ *
+ * As tonic_xmit_seg() for each, with what is the same for all of them
+ * (checks, the run, the header template) done once.
+ *
+ * Return: how many of the @n were handled (sent, or not for lack of
+ * memory): at least one, all of those in the first one's run.
+ */
+u32 tonic_xmit_run(struct sock *sk, u32 seg, u32 n, bool rtx, u8 *flags,
+		   struct tonic_gso *gso)
+{
+	struct tonic_sock *tsk = tonic_sk(sk);
+	const struct sk_buff *oskb;
+	u32 off, k, sent;
+
+	if (n < 2 || !gso->max_segs || tonic_seg_before(seg, tsk->snd_una) ||
+	    tonic_seg_before(tsk->snd_ann, seg + n))
+		goto one;
+	oskb = tsk->segs[seg & (TONIC_RING - 1)];
+	if (!oskb || seg - TONIC_SKB_CB(oskb)->seg >= TONIC_SKB_CB(oskb)->nsegs)
+		goto one;
+	off = (seg - TONIC_SKB_CB(oskb)->seg) * tsk->seg_size;
+	if (off >= oskb->len)
+		goto one;
+	/* Those in the run, and none empty. */
+	n = min(n, TONIC_SKB_CB(oskb)->seg + TONIC_SKB_CB(oskb)->nsegs - seg);
+	n = min(n, DIV_ROUND_UP(oskb->len - off, tsk->seg_size));
+	if (n < 2)
+		goto one;
+	if (rtx)
+		for (k = 0; k < n; k++)
+			flags[k] |= TONIC_F_ACKREQ;
+	tonic_data_hdr(sk, gso);
+	sent = tonic_gso_add_run(sk, gso, oskb, off, n, tsk->iss + 1 + seg,
+				 flags);
+	gso->segs_out += sent;
+	if (rtx)
+		gso->rtx_out += sent;
+	return n;
+one:
+	tonic_xmit_seg(sk, seg, rtx, flags[0], gso);
+	return 1;
 }
 
 /**

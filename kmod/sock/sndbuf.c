@@ -35,6 +35,7 @@
 
 #include "protocol.h"
 #include "engine.h"
+#include "runfill.h"
 
 #define TONIC_TX_BATCH	16
 /* The longest a corked short tail waits, as tcp(7) documents for TCP_CORK. */
@@ -261,6 +262,17 @@ static bool tonic_tail_due(const struct tonic_sock *tsk, u64 now)
 	       tsk->snd_una == tsk->snd_ann;
 }
 
+/* Segment @seg of run @skb goes to the engine: its ring entries. */
+static void tonic_ann_seg(struct tonic_sock *tsk, struct sk_buff *skb, u32 seg)
+{
+	u32 slot = seg & (TONIC_RING - 1);
+
+	tsk->segs[slot] = skb;
+	tsk->sent_at[slot] = 0;
+	/* Only ever changed under the socket lock. */
+	__clear_bit(slot, tsk->rtx_seen);
+}
+
 static void tonic_announce(struct sock *sk, u64 now)
 {
 	struct tonic_sock *tsk = tonic_sk(sk);
@@ -275,17 +287,24 @@ static void tonic_announce(struct sock *sk, u64 now)
 	force = tonic_tail_due(tsk, now);
 	limit = tonic_announce_limit(tsk);
 	while (skb && tonic_seg_before(tail, limit)) {
-		u32 len = tonic_seg_len(tsk, skb, tail);
+		/* A run's segments are full up to @full; only the queue's
+		 * last segment may be short, so it is @full if any.
+		 */
+		u32 full = TONIC_SKB_CB(skb)->seg + skb->len / tsk->seg_size;
 
-		if (len < tsk->seg_size) {
-			if (!force)
-				break;
-			last_len = len;
+		while (tonic_seg_before(tail, full) &&
+		       tonic_seg_before(tail, limit))
+			tonic_ann_seg(tsk, skb, tail++);
+		if (tail == tonic_run_end(skb)) {
+			skb = skb_queue_is_last(&sk->sk_write_queue, skb) ?
+			      NULL : skb->next;
+			continue;
 		}
-		*tonic_seg_slot(tsk, tail) = skb;
-		tsk->sent_at[tail & (TONIC_RING - 1)] = 0;
-		clear_bit(tail & (TONIC_RING - 1), tsk->rtx_seen);
-		tail++;
+		/* At the limit, or at the short last segment. */
+		if (tail != full || !tonic_seg_before(tail, limit) || !force)
+			break;
+		last_len = tonic_seg_len(tsk, skb, tail);
+		tonic_ann_seg(tsk, skb, tail++);
 		if (tail == tonic_run_end(skb))
 			skb = skb_queue_is_last(&sk->sk_write_queue, skb) ?
 			      NULL : skb->next;
@@ -329,17 +348,27 @@ static void tonic_advance_head(struct sock *sk, u32 head)
 
 	while (tonic_seg_before(tsk->snd_una, head) &&
 	       tsk->snd_una != tsk->snd_ann) {
-		struct sk_buff **slot = tonic_seg_slot(tsk, tsk->snd_una);
-		struct sk_buff *skb = *slot;
+		struct sk_buff *skb = *tonic_seg_slot(tsk, tsk->snd_una);
+		u32 seg = tsk->snd_una, end;
 
-		*slot = NULL;
 		if (WARN_ON_ONCE(!skb)) {
 			tsk->snd_una++;
 			continue;
 		}
-		tsk->stats.bytes_acked += tonic_seg_len(tsk, skb, tsk->snd_una);
+		/* The run's segments up to head: all full but its last. */
+		end = tonic_run_end(skb);
+		if (tonic_seg_before(head, end))
+			end = head;
+		if (tonic_seg_before(tsk->snd_ann, end))
+			end = tsk->snd_ann;
+		tsk->stats.bytes_acked += end == tonic_run_end(skb) ?
+			skb->len - (seg - TONIC_SKB_CB(skb)->seg) * tsk->seg_size :
+			(end - seg) * tsk->seg_size;
+		for (; seg != end; seg++)
+			*tonic_seg_slot(tsk, seg) = NULL;
+		tsk->snd_una = end;
 		/* A run's skb goes with its last segment. */
-		if (++tsk->snd_una != tonic_run_end(skb))
+		if (end != tonic_run_end(skb))
 			continue;
 		__skb_unlink(skb, &sk->sk_write_queue);
 		tonic_free_seg(sk, skb);
@@ -378,10 +407,11 @@ static void tonic_tx(struct sock *sk, u64 now)
 {
 	struct tonic_sock *tsk = tonic_sk(sk);
 	struct tonic_seg_desc d[TONIC_TX_BATCH];
+	u8 fl[TONIC_TX_BATCH];
 	bool nospace = sk->sk_socket &&
 		       test_bit(SOCK_NOSPACE, &sk->sk_socket->flags);
 	struct tonic_gso gso;
-	unsigned int n, i;
+	unsigned int n, i, j;
 
 	tonic_gso_begin(sk, &gso);
 	do {
@@ -390,10 +420,10 @@ static void tonic_tx(struct sock *sk, u64 now)
 			TONIC_SK_INC_STATS(sk, TONIC_MIB_ENGINE_BATCHES);
 		for (i = 0; i < n; i++) {
 			u32 slot = d[i].seg & (TONIC_RING - 1);
-			u8 fl = 0;
 
+			fl[i] = 0;
 			if (d[i].rtx)
-				set_bit(slot, tsk->rtx_seen);
+				__set_bit(slot, tsk->rtx_seen);
 			else if (!tsk->sent_at[slot])
 				tsk->sent_at[slot] = now;
 			/* The receiver may hold its ACK: ask for one
@@ -409,10 +439,18 @@ static void tonic_tx(struct sock *sk, u64 now)
 			     !tsk->writing) ||
 			    ((d[i].flags & TONIC_SEG_ACKFREQ) &&
 			     d[i].seg + 1 == tsk->snd_ann && nospace))
-				fl |= TONIC_F_ACKREQ;
+				fl[i] |= TONIC_F_ACKREQ;
 			if (d[i].flags & TONIC_SEG_ACKFREQ)
-				fl |= TONIC_F_ACKFREQ;
-			tonic_xmit_seg(sk, d[i].seg, d[i].rtx, fl, &gso);
+				fl[i] |= TONIC_F_ACKFREQ;
+		}
+		/* Consecutive segments of one kind go out together. */
+		for (i = 0; i < n; ) {
+			j = i + 1;
+			while (j < n && d[j].seg == d[j - 1].seg + 1 &&
+			       d[j].rtx == d[i].rtx)
+				j++;
+			i += tonic_xmit_run(sk, d[i].seg, j - i, d[i].rtx,
+					    &fl[i], &gso);
 		}
 	} while (n == ARRAY_SIZE(d));
 	tonic_gso_end(sk, &gso);
@@ -742,6 +780,35 @@ static bool tonic_run_open(const struct tonic_sock *tsk,
 	       MAX_SKB_FRAGS;
 }
 
+/*
+ * Bytes of whole segments after the one just filled that @skb, the
+ * queue's tail, may take at once from @avail more bytes at hand: at
+ * most @segs segments, and each one only if it could have been started
+ * alone (tonic_run_open() and sk_stream_memory_free() at its start),
+ * counting @fill bytes still to be queued before the first and the
+ * fragment this copy may add (@merge: none).
+ */
+static u32 tonic_run_more(struct sock *sk, const struct sk_buff *skb,
+			  u32 fill, size_t avail, u32 segs, bool merge)
+{
+	struct tonic_run_fill f = {
+		.c = tonic_sk(sk)->seg_size,
+		.queued = READ_ONCE(sk->sk_wmem_queued) + fill,
+		.sndbuf = READ_ONCE(sk->sk_sndbuf),
+		.len = skb->len + fill,
+		.run_max = TONIC_RUN_MAX,
+		.nsegs = TONIC_SKB_CB(skb)->nsegs,
+		.segs = segs,
+		.avail = min_t(size_t, avail, U32_MAX),
+	};
+
+	/* A copy step adds one fragment at most. */
+	if (skb_shinfo(skb)->nr_frags + !merge + DIV_ROUND_UP(f.c, PAGE_SIZE) +
+	    1 > MAX_SKB_FRAGS)
+		return 0;
+	return tonic_run_fill_bytes(&f);
+}
+
 /**
  * tonic_sndbuf_append() - copy user data to the tail of the send buffer
  * @sk: the socket, locked by the user
@@ -781,6 +848,7 @@ int tonic_sndbuf_append(struct sock *sk, struct msghdr *msg, size_t size,
 		struct sk_buff *skb = skb_peek_tail(&sk->sk_write_queue);
 		u32 room = skb ? tonic_tail_room(tsk, skb) : 0;
 		struct page_frag *pfrag;
+		u32 more, done;
 		bool merge;
 		size_t copy;
 		int i;
@@ -848,8 +916,34 @@ int tonic_sndbuf_append(struct sock *sk, struct msghdr *msg, size_t size,
 			break;
 		}
 		copy = min_t(size_t, copy, staged);
-		if (!tonic_wmem_schedule(sk, copy, size - copied))
-			goto wait;
+		/*
+		 * The segment filled, the staged bytes fill more at once:
+		 * one copy step per page fragment, not per segment, with
+		 * the same segments, memory checks and batch pushes.
+		 */
+		more = 0;
+		if (copy == room && full + 1 < batch)
+			more = tonic_run_more(sk, skb, room,
+					      min_t(size_t, size - copied,
+						    staged) - room,
+					      batch - full - 1, merge);
+		if (!tonic_wmem_schedule(sk, copy + more, size - copied)) {
+			if (!more || !tonic_wmem_schedule(sk, copy,
+							  size - copied))
+				goto wait;
+			more = 0;
+		}
+		done = copy == room;
+		if (more) {
+			u32 n = DIV_ROUND_UP(more, tsk->seg_size);
+
+			TONIC_SKB_CB(skb)->nsegs += n;
+			tsk->snd_end += n;
+			if (!tsk->ann_skb)
+				tsk->ann_skb = skb;
+			done += more / tsk->seg_size;
+			copy += more;
+		}
 		if (copied + copy == size)
 			tsk->writing = false;
 		skb_len_add(skb, copy);
@@ -866,7 +960,8 @@ int tonic_sndbuf_append(struct sock *sk, struct msghdr *msg, size_t size,
 		copied += copy;
 		if (!staged)
 			put_page(spage);
-		if (copy == room && ++full >= batch) {
+		full += done;
+		if (full >= batch) {
 			full = 0;
 			tonic_push(sk);
 		}
