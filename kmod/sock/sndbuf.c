@@ -809,6 +809,28 @@ static u32 tonic_run_more(struct sock *sk, const struct sk_buff *skb,
 	return tonic_run_fill_bytes(&f);
 }
 
+/*
+ * Give back the queue's last segment if it was started for bytes that
+ * could then not be had (no page, no memory, a fault): no push may
+ * announce an empty segment.
+ */
+static void tonic_unstart_seg(struct sock *sk)
+{
+	struct tonic_sock *tsk = tonic_sk(sk);
+	struct sk_buff *skb = skb_peek_tail(&sk->sk_write_queue);
+
+	if (!skb || tsk->snd_end == tsk->snd_ann ||
+	    tonic_seg_len(tsk, skb, tsk->snd_end - 1))
+		return;
+	tsk->snd_end--;
+	if (tsk->snd_end == tsk->snd_ann)
+		tsk->ann_skb = NULL;
+	if (--TONIC_SKB_CB(skb)->nsegs)
+		return;
+	__skb_unlink(skb, &sk->sk_write_queue);
+	tonic_free_seg(sk, skb);
+}
+
 /**
  * tonic_sndbuf_append() - copy user data to the tail of the send buffer
  * @sk: the socket, locked by the user
@@ -971,6 +993,7 @@ wait:
 		 * again after it.
 		 */
 		tonic_unstage(msg, spage, &staged);
+		tonic_unstart_seg(sk);
 		set_bit(SOCK_NOSPACE, &sk->sk_socket->flags);
 		/* Push everything, a short tail too (TCP_NAGLE_PUSH before
 		 * TCP sleeps): its run's memory comes back only once its
@@ -984,6 +1007,7 @@ wait:
 			break;
 	}
 	tonic_unstage(msg, spage, &staged);
+	tonic_unstart_seg(sk);
 	tsk->writing = false;
 	tonic_push(sk);
 	return copied ? copied : err;
