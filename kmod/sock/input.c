@@ -735,8 +735,10 @@ static bool tonic_batch_fast(struct sock *sk, struct sk_buff *skb)
 	tsk->rcv_batch_wake = true;
 	if (what & TONIC_RCV_SEND_ACK)
 		tonic_send_ctl(sk, TONIC_PKT_ACK, 0, ra.sack, ra.flags, 0);
-	TONIC_SK_INC_STATS(sk, TONIC_MIB_GRO_FAST_BATCHES);
-	TONIC_SK_ADD_STATS(sk, TONIC_MIB_GRO_FAST_SEGS, n);
+	if (TONIC_SKB_CB(skb)->batch == TONIC_BATCH_GRO) {
+		TONIC_SK_INC_STATS(sk, TONIC_MIB_GRO_FAST_BATCHES);
+		TONIC_SK_ADD_STATS(sk, TONIC_MIB_GRO_FAST_SEGS, n);
+	}
 	return true;
 }
 
@@ -759,6 +761,7 @@ static bool tonic_batch_fast(struct sock *sk, struct sk_buff *skb)
  */
 int tonic_rcv_batch(struct sock *sk, struct sk_buff *skb)
 {
+	bool gro = TONIC_SKB_CB(skb)->batch == TONIC_BATCH_GRO;
 	bool whole = (1 << sk->sk_state) & TONIC_DATA_STATES;
 	struct tonic_sock *tsk = tonic_sk(sk);
 	struct sk_buff *next;
@@ -790,9 +793,86 @@ int tonic_rcv_batch(struct sock *sk, struct sk_buff *skb)
 		return 0;
 end:
 	tonic_batch_end(sk);
-	if (n) {
+	if (n && gro) {
 		TONIC_SK_INC_STATS(sk, TONIC_MIB_GRO_BATCHES);
 		TONIC_SK_ADD_STATS(sk, TONIC_MIB_GRO_SEGS, n);
 	}
 	return 0;
+}
+
+/*
+ * Does lone datagram @th (@len bytes after its header) continue @tail
+ * (@n datagrams of @size bytes from header @th2)?  GRO's rules (gro.c):
+ * the next seq, the same ACK ratio choice, the same ack, sack, window and
+ * grant (the checksums differ on raw IP; each was verified), a full
+ * last segment in @tail and no more than @size bytes.
+ */
+static bool tonic_backlog_follows(const struct tonichdr *th, u32 len,
+				  const struct tonichdr *th2, u32 n, u32 size)
+{
+	return len <= size && n < TONIC_BATCH_MAX_SEGS &&
+	       ntohl(th->seq) == ntohl(th2->seq) + n &&
+	       !((th->flags ^ th2->flags) & TONIC_F_ACKFREQ) &&
+	       th->ack == th2->ack && th->sack == th2->sack &&
+	       th->wnd == th2->wnd && th->grant == th2->grant;
+}
+
+/**
+ * tonic_backlog_merge() - append a datagram to the backlog's last one
+ * @sk: a connection owned by its user, bh-locked
+ * @skb: a lone datagram for it, at its checked Tonic header
+ *
+ * What tcp_add_backlog() does for TCP: while the reader holds the socket,
+ * a DATA datagram that continues the backlog's last one (or the batch it
+ * already made) is appended to it, header dropped, and the two are taken
+ * as a GRO batch is (tonic_rcv_batch()): admitted once, one step of the
+ * receiver model and one wake-up for the run if it is in order, else cut
+ * back into datagrams.  GRO's rules decide what may join (gro.c); CE
+ * marks and GRO's own batches are left alone, and so is a connection
+ * holding segments out of order (its run would be cut up again).
+ *
+ * Return: true if @skb was consumed.
+ */
+bool tonic_backlog_merge(struct sock *sk, struct sk_buff *skb)
+{
+	struct sk_buff *tail = sk->sk_backlog.tail;
+	const struct tonichdr *th = tonic_hdr(skb);
+	u32 size = tonic_sk(sk)->seg_size, len, n;
+	struct tonichdr *th2;
+	bool stolen, ackreq;
+	int delta;
+
+	if (!tail || TONIC_SKB_CB(skb)->batch || TONIC_SKB_CB(skb)->ce ||
+	    TONIC_SKB_CB(tail)->batch == TONIC_BATCH_GRO ||
+	    TONIC_SKB_CB(tail)->ce || skb_cloned(tail) ||
+	    !((1 << sk->sk_state) & TONIC_DATA_STATES) ||
+	    READ_ONCE(tonic_sk(sk)->rcv.held))
+		return false;
+	th2 = tonic_hdr(tail);
+	len = skb->len - TONIC_HDR_LEN;
+	n = TONIC_SKB_CB(tail)->batch ? skb_shinfo(tail)->gso_segs : 1;
+	if (!tonic_hdr_batchable(th, skb->len) ||
+	    tail->len != TONIC_HDR_LEN + n * size ||
+	    (n == 1 && !tonic_hdr_batchable(th2, tail->len)) ||
+	    !tonic_backlog_follows(th, len, th2, n, size))
+		return false;
+	/* An ACKREQ is kept in the first header, as GRO keeps it. */
+	ackreq = (th->flags & TONIC_F_ACKREQ) &&
+		 !(th2->flags & TONIC_F_ACKREQ);
+	__skb_pull(skb, TONIC_HDR_LEN);
+	if (!skb_try_coalesce(tail, skb, &stolen, &delta)) {
+		__skb_push(skb, TONIC_HDR_LEN);
+		return false;
+	}
+	if (n == 1) {
+		skb_shinfo(tail)->gso_size = size;
+		TONIC_SKB_CB(tail)->batch = TONIC_BATCH_BACKLOG;
+	}
+	skb_shinfo(tail)->gso_segs = n + 1;
+	if (ackreq)
+		th2->flags |= TONIC_F_ACKREQ;
+	sk->sk_backlog.len += delta;
+	TONIC_SK_INC_STATS(sk, TONIC_MIB_BACKLOG_COALESCE);
+	kfree_skb_partial(skb, stolen);
+	return true;
 }
