@@ -602,7 +602,19 @@ struct sock *tonic_cookie_check(struct sock *sk, struct sk_buff *skb);
 /* sock/demux.c: from the IP handler to a socket, both families */
 int tonic_demux(struct sk_buff *skb, const struct tonic_af_ops *af);
 int tonic_sk_receive_skb(struct sock *sk, struct sk_buff *skb, bool refcounted);
-bool tonic_pull_hdr(struct sk_buff *skb, unsigned int len);
+bool __tonic_pull_hdr(struct sk_buff *skb, unsigned int len);
+
+/**
+ * tonic_pull_hdr() - pskb_may_pull() of @len header bytes, cheaper
+ * @skb: a received packet
+ * @len: bytes from skb->data that must be linear
+ *
+ * Return: false if @skb is shorter than @len (or out of memory).
+ */
+static inline bool tonic_pull_hdr(struct sk_buff *skb, unsigned int len)
+{
+	return likely(skb_headlen(skb) >= len) || __tonic_pull_hdr(skb, len);
+}
 bool tonic_hdr_bad(struct sk_buff *skb);
 bool tonic_err_full_sk(struct sock *sk, u32 seq, bool abort);
 bool tonic_err_seq_ok(struct sock *sk, u32 seq);
@@ -729,7 +741,8 @@ void tonic_rx_dst_forget(struct sock *sk);
 void tonic_edemux_enable(struct net *net);
 void tonic_edemux_sync(struct net *net);
 void tonic_edemux_net_exit(struct net *net);
-struct sock *tonic_edemux_sk(struct sk_buff *skb, const struct tonichdr *th);
+struct sock *tonic_edemux_sk(const struct net *net, struct sk_buff *skb,
+			     const struct tonichdr *th);
 void tonic_udp_choose(struct sock *sk);
 void tonic_udp_set_sport(struct sock *sk);
 __be16 tonic_udp4_sport(__be32 saddr, __be32 daddr, __be16 sport,

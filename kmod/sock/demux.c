@@ -22,7 +22,7 @@
 #include "protocol.h"
 
 /**
- * tonic_pull_hdr() - pskb_may_pull() of @len header bytes, cheaper
+ * __tonic_pull_hdr() - tonic_pull_hdr() when @len bytes are not linear yet
  * @skb: a received packet
  * @len: bytes from skb->data that must be linear
  *
@@ -33,14 +33,12 @@
  *
  * Return: false if @skb is shorter than @len (or out of memory).
  */
-bool tonic_pull_hdr(struct sk_buff *skb, unsigned int len)
+bool __tonic_pull_hdr(struct sk_buff *skb, unsigned int len)
 {
 	struct skb_shared_info *si = skb_shinfo(skb);
 	unsigned int need;
 	skb_frag_t *f;
 
-	if (likely(skb_headlen(skb) >= len))
-		return true;
 	need = len - skb_headlen(skb);
 	f = &si->frags[0];
 	if (skb_cloned(skb) || si->nr_frags < 2 || skb_frag_size(f) != need ||
@@ -238,7 +236,7 @@ int tonic_demux(struct sk_buff *skb, const struct tonic_af_ops *af)
 	TONIC_SKB_CB(skb)->ce = af->ce(skb);
 
 	/* Early demux may have found the connection for this packet. */
-	sk = tonic_edemux_sk(skb, th);
+	sk = tonic_edemux_sk(net, skb, th);
 	refcounted = true;
 	if (sk)
 		goto found;

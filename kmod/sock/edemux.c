@@ -180,34 +180,51 @@ static __always_inline void tonic_edemux_hint_set(struct sk_buff *skb,
 	h->round = __this_cpu_read(softnet_data.processed);
 }
 
-/* Is @sk the connection of @skb, as the input's own lookup asks? */
-static bool tonic_edemux_match(const struct sock *sk, const struct sk_buff *skb,
+/*
+ * Is @sk the connection of @skb, as the input's own lookup asks
+ * (inet_match(), inet6_match())?  The interfaces are looked at only for
+ * a socket bound to one or a packet from a VRF slave.
+ */
+static bool tonic_edemux_match(const struct net *net, const struct sock *sk,
+			       const struct sk_buff *skb,
 			       const struct tonichdr *th)
 {
-	const struct net *net = dev_net(skb->dev);
 	const __portpair ports = INET_COMBINED_PORTS(th->source,
 						     ntohs(th->dest));
+	int bound = READ_ONCE(sk->sk_bound_dev_if);
 	const struct iphdr *iph;
+	int sdif;
 
+	if (!net_eq(sock_net(sk), net) || sk->sk_portpair != ports)
+		return false;
 #if IS_ENABLED(CONFIG_IPV6)
 	if (skb->protocol == htons(ETH_P_IPV6)) {
 		const struct ipv6hdr *ip6h = ipv6_hdr(skb);
 
-		return inet6_match(net, sk, &ip6h->saddr, &ip6h->daddr, ports,
-				   inet6_iif(skb), inet6_sdif(skb));
+		if (sk->sk_family != AF_INET6 ||
+		    !ipv6_addr_equal(&sk->sk_v6_daddr, &ip6h->saddr) ||
+		    !ipv6_addr_equal(&sk->sk_v6_rcv_saddr, &ip6h->daddr))
+			return false;
+		sdif = inet6_sdif(skb);
+		return (!bound && !sdif) ||
+		       inet_sk_bound_dev_eq(net, bound, inet6_iif(skb), sdif);
 	}
 #endif
 	iph = ip_hdr(skb);
 	{
 		INET_ADDR_COOKIE(acookie, iph->saddr, iph->daddr);
 
-		return inet_match(net, sk, acookie, ports, inet_iif(skb),
-				  inet_sdif(skb));
+		if (sk->sk_addrpair != acookie)
+			return false;
 	}
+	sdif = inet_sdif(skb);
+	return (!bound && !sdif) ||
+	       inet_sk_bound_dev_eq(net, bound, inet_iif(skb), sdif);
 }
 
 /**
  * tonic_edemux_sk() - the connection early demux found for @skb
+ * @net: the namespace @skb arrived in
  * @skb: a received packet at its checked Tonic header
  * @th: that header
  *
@@ -215,7 +232,8 @@ static bool tonic_edemux_match(const struct sock *sk, const struct sk_buff *skb,
  * very packet in this pass (see struct tonic_edemux_hint); else NULL, and
  * the caller looks the packet up.
  */
-struct sock *tonic_edemux_sk(struct sk_buff *skb, const struct tonichdr *th)
+struct sock *tonic_edemux_sk(const struct net *net, struct sk_buff *skb,
+			     const struct tonichdr *th)
 {
 	struct tonic_edemux_hint *h;
 	struct sock *sk;
@@ -232,7 +250,7 @@ struct sock *tonic_edemux_sk(struct sk_buff *skb, const struct tonichdr *th)
 	sk = h->sk;
 	if (unlikely(!refcount_inc_not_zero(&sk->sk_refcnt)))
 		return NULL;
-	if (unlikely(sk_unhashed(sk) || !tonic_edemux_match(sk, skb, th))) {
+	if (unlikely(sk_unhashed(sk) || !tonic_edemux_match(net, sk, skb, th))) {
 		sock_gen_put(sk);
 		return NULL;
 	}
