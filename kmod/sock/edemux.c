@@ -68,8 +68,12 @@ void tonic_rx_dst_keep(struct sock *sk, const struct sk_buff *skb)
 
 	dst = rcu_dereference_protected(sk->sk_rx_dst,
 					lockdep_sock_is_held(sk));
-	/* Attached by early demux, which checked it. */
-	if (dst && dst == skb_dst(skb))
+	/* The kept route, attached by early demux (which checked it), or
+	 * none: it was the kept one and dropped for the backlog, or the
+	 * packet is a batch's datagram.  A kept route gone stale since is
+	 * not attached to the next packet, which is routed and kept.
+	 */
+	if (!skb_dst(skb) || dst == skb_dst(skb))
 		return;
 	if (dst) {
 		if (likely(sk->sk_rx_dst_ifindex == skb->skb_iif &&
