@@ -401,8 +401,10 @@ static inline struct tonic_request_sock *tonic_rsk(const struct request_sock *re
  * @offset: receive queue: bytes already read from this skb
  * @ce: the packet carried ECN CE
  * @udp: received: the packet came in UDP (its header pulled)
- * @batch: received: a GRO batch of DATA datagrams of one connection: the
- *	first's header, then their payloads (sock/gro.c)
+ * @batch: received: a batch of DATA datagrams of one connection: the
+ *	first's header, then their payloads; TONIC_BATCH_GRO made by GRO
+ *	(sock/gro.c), TONIC_BATCH_BACKLOG in the socket's backlog
+ *	(tonic_backlog_merge())
  * @nsegs: send buffer: segments in this skb, @seg on (sock/sndbuf.c)
  */
 struct tonic_skb_cb {
@@ -600,7 +602,19 @@ struct sock *tonic_cookie_check(struct sock *sk, struct sk_buff *skb);
 /* sock/demux.c: from the IP handler to a socket, both families */
 int tonic_demux(struct sk_buff *skb, const struct tonic_af_ops *af);
 int tonic_sk_receive_skb(struct sock *sk, struct sk_buff *skb, bool refcounted);
-bool tonic_pull_hdr(struct sk_buff *skb, unsigned int len);
+bool __tonic_pull_hdr(struct sk_buff *skb, unsigned int len);
+
+/**
+ * tonic_pull_hdr() - pskb_may_pull() of @len header bytes, cheaper
+ * @skb: a received packet
+ * @len: bytes from skb->data that must be linear
+ *
+ * Return: false if @skb is shorter than @len (or out of memory).
+ */
+static inline bool tonic_pull_hdr(struct sk_buff *skb, unsigned int len)
+{
+	return likely(skb_headlen(skb) >= len) || __tonic_pull_hdr(skb, len);
+}
 bool tonic_hdr_bad(struct sk_buff *skb);
 bool tonic_err_full_sk(struct sock *sk, u32 seq, bool abort);
 bool tonic_err_seq_ok(struct sock *sk, u32 seq);
@@ -760,6 +774,8 @@ void tonic_rx_dst_forget(struct sock *sk);
 void tonic_edemux_enable(struct net *net);
 void tonic_edemux_sync(struct net *net);
 void tonic_edemux_net_exit(struct net *net);
+struct sock *tonic_edemux_sk(const struct net *net, struct sk_buff *skb,
+			     const struct tonichdr *th);
 void tonic_udp_choose(struct sock *sk);
 void tonic_udp_set_sport(struct sock *sk);
 __be16 tonic_udp4_sport(__be32 saddr, __be32 daddr, __be16 sport,
@@ -782,6 +798,33 @@ int tonic_v6_udp_rcv(struct sk_buff *skb, bool batch);
 int tonic_v6_udp_err(struct sk_buff *skb, u32 info, int offset);
 
 /* sock/gro.c: GRO on the UDP wire */
+
+/* Most datagrams in one batch (the UDP layer's UDP_GRO_CNT_MAX). */
+#define TONIC_BATCH_MAX_SEGS	64
+
+/* TONIC_SKB_CB()->batch: who made a batch. */
+#define TONIC_BATCH_GRO		1	/* GRO (gro.c) */
+#define TONIC_BATCH_BACKLOG	2	/* the socket's backlog (input.c) */
+
+/**
+ * tonic_hdr_batchable() - may a datagram join a batch?
+ * @th: its Tonic header
+ * @len: its length, header included
+ *
+ * DATA of coherent length without flags, but for a sender's ACK ratio
+ * choice (TONIC_F_ACKFREQ, with or without TONIC_F_ACKREQ): see gro.c.
+ *
+ * Return: true if it may.
+ */
+static inline bool tonic_hdr_batchable(const struct tonichdr *th, u32 len)
+{
+	u8 fl = th->flags & TONIC_F_ACKFREQ ?
+		th->flags & ~(TONIC_F_ACKFREQ | TONIC_F_ACKREQ) : th->flags;
+
+	return th->type == TONIC_PKT_DATA && !fl && th->len &&
+	       len == TONIC_HDR_LEN + ntohs(th->len);
+}
+
 struct sk_buff *tonic_gro_receive(struct sock *usk, struct list_head *head,
 				  struct sk_buff *skb);
 int tonic_gro_complete(struct sock *usk, struct sk_buff *skb, int nhoff);
@@ -789,6 +832,7 @@ u32 tonic_batch_len(struct sk_buff *skb);
 struct sk_buff *tonic_batch_detach(struct net *net, struct sk_buff *skb,
 				   bool dst);
 int tonic_rcv_batch(struct sock *sk, struct sk_buff *skb);
+bool tonic_backlog_merge(struct sock *sk, struct sk_buff *skb);
 
 /* sock/ipv4.c / sock/ipv6.c */
 int tonic_ipv4_init(void);

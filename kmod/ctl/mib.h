@@ -65,3 +65,4 @@ TONIC_MIB(RCV_COALESCE, RcvCoalesce)		/* in-order segments merged into the recei
 TONIC_MIB(GRO_FAST_BATCHES, GroFastBatches)	/* GRO batches queued whole, as one skb (in order, in the window) */
 TONIC_MIB(GRO_FAST_SEGS, GroFastSegs)		/* segments inside those batches */
 TONIC_MIB(EARLY_DEMUX, EarlyDemux)		/* packets given their connection's kept route */
+TONIC_MIB(BACKLOG_COALESCE, BacklogCoalesce)	/* datagrams appended to the last one in a socket's backlog */

@@ -22,7 +22,7 @@
 #include "protocol.h"
 
 /**
- * tonic_pull_hdr() - pskb_may_pull() of @len header bytes, cheaper
+ * __tonic_pull_hdr() - tonic_pull_hdr() when @len bytes are not linear yet
  * @skb: a received packet
  * @len: bytes from skb->data that must be linear
  *
@@ -33,14 +33,12 @@
  *
  * Return: false if @skb is shorter than @len (or out of memory).
  */
-bool tonic_pull_hdr(struct sk_buff *skb, unsigned int len)
+bool __tonic_pull_hdr(struct sk_buff *skb, unsigned int len)
 {
 	struct skb_shared_info *si = skb_shinfo(skb);
 	unsigned int need;
 	skb_frag_t *f;
 
-	if (likely(skb_headlen(skb) >= len))
-		return true;
 	need = len - skb_headlen(skb);
 	f = &si->frags[0];
 	if (skb_cloned(skb) || si->nr_frags < 2 || skb_frag_size(f) != need ||
@@ -131,13 +129,23 @@ int tonic_sk_receive_skb(struct sock *sk, struct sk_buff *skb, bool refcounted)
 	bh_lock_sock_nested(sk);
 	if (!sock_owned_by_user(sk)) {
 		tonic_rcv(sk, skb);
-	} else if (sk_add_backlog(sk, skb, 2 * READ_ONCE(sk->sk_rcvbuf) +
-				  READ_ONCE(sk->sk_sndbuf))) {
+		goto out;
+	}
+	/* A route the connection keeps already (edemux.c) needs no
+	 * reference in the backlog: drop it, as tcp_add_backlog() does.
+	 */
+	if (skb_dst(skb) == rcu_access_pointer(sk->sk_rx_dst))
+		skb_dst_drop(skb);
+	if (tonic_backlog_merge(sk, skb))
+		goto out;
+	if (sk_add_backlog(sk, skb, 2 * READ_ONCE(sk->sk_rcvbuf) +
+			   READ_ONCE(sk->sk_sndbuf))) {
 		bh_unlock_sock(sk);
 		atomic_inc(&sk->sk_drops);
 		TONIC_SK_INC_STATS(sk, TONIC_MIB_DROP_MEM);
 		goto discard;
 	}
+out:
 	bh_unlock_sock(sk);
 	if (refcounted)
 		sock_put(sk);
@@ -227,8 +235,14 @@ int tonic_demux(struct sk_buff *skb, const struct tonic_af_ops *af)
 	th = tonic_hdr(skb);
 	TONIC_SKB_CB(skb)->ce = af->ce(skb);
 
+	/* Early demux may have found the connection for this packet. */
+	sk = tonic_edemux_sk(net, skb, th);
+	refcounted = true;
+	if (sk)
+		goto found;
 lookup:
 	sk = af->lookup(skb, th, &refcounted);
+found:
 	if (TONIC_SKB_CB(skb)->batch && !tonic_batch_ok(sk)) {
 		if (sk && refcounted)
 			sock_gen_put(sk);

@@ -19,6 +19,10 @@
  *   prefetched socket (what bpf_sk_assign() does), so udp_rcv() takes it
  *   instead of looking the port up.
  *
+ * The Tonic input then takes the connection the hook found instead of
+ * looking the packet up again (tonic_edemux_sk()), when it can prove that
+ * the packet is still the one the hook saw, in the same pass (below).
+ *
  * The hook runs after every other PRE_ROUTING hook, NAT included, so it
  * sees the addresses routing would.  It changes nothing else: a packet
  * that is not a Tonic connection's, or not for this host, is routed as
@@ -31,6 +35,7 @@
  * (plus netfilter's call: about 80 guest instructions per TCP segment
  * in the benchmark, which is why the switch removes the hooks).
  */
+#include <linux/netdevice.h>
 #include <linux/netfilter.h>
 #include <linux/netfilter_bridge.h>
 #include <linux/netfilter_ipv4.h>
@@ -63,6 +68,13 @@ void tonic_rx_dst_keep(struct sock *sk, const struct sk_buff *skb)
 
 	dst = rcu_dereference_protected(sk->sk_rx_dst,
 					lockdep_sock_is_held(sk));
+	/* The kept route, attached by early demux (which checked it), or
+	 * none: it was the kept one and dropped for the backlog, or the
+	 * packet is a batch's datagram.  A kept route gone stale since is
+	 * not attached to the next packet, which is routed and kept.
+	 */
+	if (!skb_dst(skb) || dst == skb_dst(skb))
+		return;
 	if (dst) {
 		if (likely(sk->sk_rx_dst_ifindex == skb->skb_iif &&
 			   dst_check(dst, sk->sk_rx_dst_cookie)))
@@ -132,8 +144,127 @@ tonic_edemux_ports(struct sk_buff *skb, u8 proto, u32 off,
 }
 
 /*
+ * The connection the hook found for the packet this CPU is receiving,
+ * held without a reference: valid only while that packet's reception
+ * goes on (one RCU read-side section, as the noref route it got).  The
+ * Tonic input takes it (tonic_edemux_sk()) only if all of these still
+ * hold, else it looks the packet up as before:
+ * - the input runs with BHs off (so on the hook's CPU, not preempted);
+ * - it is the same skb, with the same noref route: anything that defers
+ *   a packet past the section (a queue, a backlog) takes a reference on
+ *   its route first (skb_dst_force()), which clears the noref bit;
+ * - this CPU has not begun receiving another packet since
+ *   (softnet_data.processed counts them in __netif_receive_skb_core()),
+ *   which also rules out a stale hint for a recycled skb address.
+ * The sockets are SLAB_TYPESAFE_BY_RCU, so within the section the
+ * object is a Tonic socket, but perhaps another connection's by now: as
+ * __inet_lookup_established(), the input takes a reference only if the
+ * count is not zero and then checks the addresses and ports again.
+ */
+struct tonic_edemux_hint {
+	const struct sk_buff *skb;
+	unsigned long refdst;
+	struct sock *sk;
+	unsigned int round;
+};
+
+static DEFINE_PER_CPU(struct tonic_edemux_hint, tonic_edemux_hint);
+
+static __always_inline void tonic_edemux_hint_set(struct sk_buff *skb,
+						  struct sock *sk)
+{
+	struct tonic_edemux_hint *h;
+
+	if (!in_softirq())
+		return;
+	h = this_cpu_ptr(&tonic_edemux_hint);
+	h->skb = skb;
+	h->refdst = skb->_skb_refdst;
+	h->sk = sk;
+	h->round = __this_cpu_read(softnet_data.processed);
+}
+
+/*
+ * Is @sk the connection of @skb, as the input's own lookup asks
+ * (inet_match(), inet6_match())?  The interfaces are looked at only for
+ * a socket bound to one or a packet from a VRF slave.
+ */
+static bool tonic_edemux_match(const struct net *net, const struct sock *sk,
+			       const struct sk_buff *skb,
+			       const struct tonichdr *th)
+{
+	const __portpair ports = INET_COMBINED_PORTS(th->source,
+						     ntohs(th->dest));
+	int bound = READ_ONCE(sk->sk_bound_dev_if);
+	const struct iphdr *iph;
+	int sdif;
+
+	if (!net_eq(sock_net(sk), net) || sk->sk_portpair != ports)
+		return false;
+#if IS_ENABLED(CONFIG_IPV6)
+	if (skb->protocol == htons(ETH_P_IPV6)) {
+		const struct ipv6hdr *ip6h = ipv6_hdr(skb);
+
+		if (sk->sk_family != AF_INET6 ||
+		    !ipv6_addr_equal(&sk->sk_v6_daddr, &ip6h->saddr) ||
+		    !ipv6_addr_equal(&sk->sk_v6_rcv_saddr, &ip6h->daddr))
+			return false;
+		sdif = inet6_sdif(skb);
+		return (!bound && !sdif) ||
+		       inet_sk_bound_dev_eq(net, bound, inet6_iif(skb), sdif);
+	}
+#endif
+	iph = ip_hdr(skb);
+	{
+		INET_ADDR_COOKIE(acookie, iph->saddr, iph->daddr);
+
+		if (sk->sk_addrpair != acookie)
+			return false;
+	}
+	sdif = inet_sdif(skb);
+	return (!bound && !sdif) ||
+	       inet_sk_bound_dev_eq(net, bound, inet_iif(skb), sdif);
+}
+
+/**
+ * tonic_edemux_sk() - the connection early demux found for @skb
+ * @net: the namespace @skb arrived in
+ * @skb: a received packet at its checked Tonic header
+ * @th: that header
+ *
+ * Return: the connection, with a reference, if the hook found it for this
+ * very packet in this pass (see struct tonic_edemux_hint); else NULL, and
+ * the caller looks the packet up.
+ */
+struct sock *tonic_edemux_sk(const struct net *net, struct sk_buff *skb,
+			     const struct tonichdr *th)
+{
+	struct tonic_edemux_hint *h;
+	struct sock *sk;
+
+	if (!(skb->_skb_refdst & SKB_DST_NOREF) || !in_softirq())
+		return NULL;
+	h = this_cpu_ptr(&tonic_edemux_hint);
+	if (h->skb != skb)
+		return NULL;
+	h->skb = NULL;
+	if (h->refdst != skb->_skb_refdst ||
+	    h->round != __this_cpu_read(softnet_data.processed))
+		return NULL;
+	sk = h->sk;
+	if (unlikely(!refcount_inc_not_zero(&sk->sk_refcnt)))
+		return NULL;
+	if (unlikely(sk_unhashed(sk) || !tonic_edemux_match(net, sk, skb, th))) {
+		sock_gen_put(sk);
+		return NULL;
+	}
+	return sk;
+}
+
+/*
  * Attach @sk's cached route, if still valid, and the tunnel socket @usk
- * if any.  Consumes the lookup's reference on @sk.
+ * if any, and leave @sk for the input.  Consumes the lookup's reference
+ * on @sk.
  */
 static __always_inline void
 tonic_edemux_attach(struct sk_buff *skb, struct sock *sk, struct sock *usk)
@@ -154,6 +285,7 @@ tonic_edemux_attach(struct sk_buff *skb, struct sock *sk, struct sock *usk)
 		skb->sk = usk;
 		skb->destructor = sock_pfree;
 	}
+	tonic_edemux_hint_set(skb, sk);
 	TONIC_SK_INC_STATS(sk, TONIC_MIB_EARLY_DEMUX);
 out:
 	sock_gen_put(sk);
@@ -170,7 +302,7 @@ static bool tonic_edemux_proto(u8 proto)
  * a frame a bridge passes through these hooks (br_netfilter), which
  * routing never sees.
  */
-static bool tonic_edemux_wanted(const struct net *net, struct sk_buff *skb)
+static __always_inline bool tonic_edemux_wanted(const struct net *net, struct sk_buff *skb)
 {
 	return READ_ONCE(net->ipv4.sysctl_ip_early_demux) &&
 	       skb->pkt_type == PACKET_HOST && !skb_dst(skb) && !skb->sk &&

@@ -43,9 +43,6 @@
 
 #include "protocol.h"
 
-/* Most datagrams in one batch (the UDP layer's UDP_GRO_CNT_MAX). */
-#define TONIC_GRO_MAX_SEGS	64
-
 /*
  * The outer IP header of @skb inside GRO.  skb_gro_network_header() would
  * take the inner one: udp_gro_receive() set encap_mark before calling us.
@@ -63,11 +60,7 @@ static const void *tonic_gro_nh(const struct sk_buff *skb)
 static bool tonic_gro_mergeable(const struct sk_buff *skb,
 				const struct tonichdr *th)
 {
-	u8 fl = th->flags & TONIC_F_ACKFREQ ?
-		th->flags & ~(TONIC_F_ACKFREQ | TONIC_F_ACKREQ) : th->flags;
-
-	return th->type == TONIC_PKT_DATA && !fl && th->len &&
-	       skb_gro_len(skb) == TONIC_HDR_LEN + ntohs(th->len);
+	return tonic_hdr_batchable(th, skb_gro_len(skb));
 }
 
 /*
@@ -315,7 +308,7 @@ struct sk_buff *tonic_gro_receive(struct sock *usk, struct list_head *head,
 			((struct tonichdr *)th2)->flags |= TONIC_F_ACKREQ;
 		/* A short datagram is a write's last: nothing follows it. */
 		if (len == skb_shinfo(p)->gso_size &&
-		    NAPI_GRO_CB(p)->count < TONIC_GRO_MAX_SEGS)
+		    NAPI_GRO_CB(p)->count < TONIC_BATCH_MAX_SEGS)
 			pp = NULL;
 		goto out;
 	}
@@ -374,7 +367,7 @@ u32 tonic_batch_len(struct sk_buff *skb)
 	u32 n = skb_shinfo(skb)->gso_segs;
 	u32 data = skb->len - TONIC_HDR_LEN;
 
-	if (n < 2 || n > TONIC_GRO_MAX_SEGS || !size ||
+	if (n < 2 || n > TONIC_BATCH_MAX_SEGS || !size ||
 	    skb->len <= TONIC_HDR_LEN ||
 	    data <= (n - 1) * size || data > n * size)
 		return 0;

@@ -680,6 +680,41 @@ static void tonic_batch_end(struct sock *sk)
 	tsk->rcv_batch_wake = false;
 }
 
+/* Plain in-order segments a lone datagram's ACK waits for (receiver.c). */
+static u32 tonic_rcv_thresh(const struct tonic_rcv_cfg *cfg, bool ackfreq)
+{
+	return ackfreq ? cfg->delack_max : cfg->delack_segs;
+}
+
+/*
+ * A run of @n full in-order segments from the backlog, the last excepted
+ * (tonic_backlog_merge()): take all but the last ones as lone datagrams
+ * would have been taken, with an ACK at every one that would have
+ * carried one (every tonic_rcv_thresh() segments, counting those still
+ * unacknowledged), so that merging in the backlog keeps the ACK ratio the
+ * receiver promised.  GRO's batches, like TCP's, get one ACK instead.
+ *
+ * Return: the segments left for the caller to take, 1 to @n.
+ */
+static u32 tonic_backlog_acks(struct sock *sk, const struct tonic_rcv_cfg *cfg,
+			      u32 n, bool ackfreq)
+{
+	struct tonic_rcv *r = &tonic_sk(sk)->rcv;
+	u32 thresh = tonic_rcv_thresh(cfg, ackfreq), step;
+	struct tonic_rcv_ack ra;
+
+	while (n > 1 && r->pending + n > thresh) {
+		step = r->pending < thresh ? thresh - r->pending : 1;
+		tonic_rcv_take_run(r, cfg, step, cfg->seg_size, false, ackfreq,
+				   &ra);
+		if (tonic_rcv_batch_end(r, cfg, &ra) & TONIC_RCV_SEND_ACK)
+			tonic_send_ctl(sk, TONIC_PKT_ACK, 0, ra.sack, ra.flags,
+				       0);
+		n -= step;
+	}
+	return n;
+}
+
 /*
  * The fast path of a GRO batch (sock/gro.c): segments rcv_nxt to
  * rcv_nxt + n - 1, all in the window, none CE, nothing held out of
@@ -705,6 +740,8 @@ static bool tonic_batch_fast(struct sock *sk, struct sk_buff *skb)
 	struct tonic_rcv_cfg cfg;
 	struct tonic_rcv_ack ra;
 	unsigned int what;
+	u32 rest;
+	bool gro;
 
 	/* A run the receiver model can take at once, and memory for it. */
 	if (th->type != TONIC_PKT_DATA || TONIC_SKB_CB(skb)->ce ||
@@ -724,19 +761,27 @@ static bool tonic_batch_fast(struct sock *sk, struct sk_buff *skb)
 
 	tsk->stats.segs_in += n;
 	TONIC_SK_ADD_STATS(sk, TONIC_MIB_SEGS_IN, n);
-	what = tonic_rcv_take_run(&tsk->rcv, &cfg, n, last, ackreq, ackfreq,
-				  &ra);
+	gro = TONIC_SKB_CB(skb)->batch == TONIC_BATCH_GRO;
+	if (gro) {
+		TONIC_SK_INC_STATS(sk, TONIC_MIB_GRO_FAST_BATCHES);
+		TONIC_SK_ADD_STATS(sk, TONIC_MIB_GRO_FAST_SEGS, n);
+	}
 	tonic_len_run_keep(&tsk->lens, size, seq, n, last);
 	skb_dst_drop(skb);
 	__skb_pull(skb, TONIC_HDR_LEN);
 	TONIC_SKB_CB(skb)->seg = seq;
 	TONIC_SKB_CB(skb)->offset = 0;
-	tonic_queue_rcv(sk, skb, false, n);
+	tonic_queue_rcv(sk, skb, false, n);	/* @skb may be freed */
 	tsk->rcv_batch_wake = true;
+	/* Queued first: the ACKs then offer the window lone datagrams'
+	 * would.  A backlog run keeps the ACKs of lone datagrams (the
+	 * whole backlog is taken at once: they are as soon).
+	 */
+	rest = gro ? n : tonic_backlog_acks(sk, &cfg, n, ackfreq);
+	what = tonic_rcv_take_run(&tsk->rcv, &cfg, rest, last, ackreq, ackfreq,
+				  &ra);
 	if (what & TONIC_RCV_SEND_ACK)
 		tonic_send_ctl(sk, TONIC_PKT_ACK, 0, ra.sack, ra.flags, 0);
-	TONIC_SK_INC_STATS(sk, TONIC_MIB_GRO_FAST_BATCHES);
-	TONIC_SK_ADD_STATS(sk, TONIC_MIB_GRO_FAST_SEGS, n);
 	return true;
 }
 
@@ -759,6 +804,7 @@ static bool tonic_batch_fast(struct sock *sk, struct sk_buff *skb)
  */
 int tonic_rcv_batch(struct sock *sk, struct sk_buff *skb)
 {
+	bool gro = TONIC_SKB_CB(skb)->batch == TONIC_BATCH_GRO;
 	bool whole = (1 << sk->sk_state) & TONIC_DATA_STATES;
 	struct tonic_sock *tsk = tonic_sk(sk);
 	struct sk_buff *next;
@@ -790,9 +836,96 @@ int tonic_rcv_batch(struct sock *sk, struct sk_buff *skb)
 		return 0;
 end:
 	tonic_batch_end(sk);
-	if (n) {
+	if (n && gro) {
 		TONIC_SK_INC_STATS(sk, TONIC_MIB_GRO_BATCHES);
 		TONIC_SK_ADD_STATS(sk, TONIC_MIB_GRO_SEGS, n);
 	}
 	return 0;
+}
+
+/*
+ * Does lone datagram @th (@len bytes after its header) continue @tail
+ * (@n datagrams of @size bytes from header @th2)?  GRO's rules (gro.c):
+ * the next seq, the same ACK ratio choice, the same ack, sack, window and
+ * grant (the checksums differ on raw IP; each was verified), a full
+ * last segment in @tail and no more than @size bytes.
+ */
+static bool tonic_backlog_follows(const struct tonichdr *th, u32 len,
+				  const struct tonichdr *th2, u32 n, u32 size)
+{
+	return len <= size && n < TONIC_BATCH_MAX_SEGS &&
+	       ntohl(th->seq) == ntohl(th2->seq) + n &&
+	       !((th->flags ^ th2->flags) & TONIC_F_ACKFREQ) &&
+	       th->ack == th2->ack && th->sack == th2->sack &&
+	       th->wnd == th2->wnd && th->grant == th2->grant;
+}
+
+/**
+ * tonic_backlog_merge() - append a datagram to the backlog's last one
+ * @sk: a connection owned by its user, bh-locked
+ * @skb: a lone datagram for it, at its checked Tonic header
+ *
+ * What tcp_add_backlog() does for TCP: while the reader holds the socket,
+ * a DATA datagram that continues the backlog's last one (or the batch it
+ * already made) is appended to it, header dropped, and the two are taken
+ * as a GRO batch is (tonic_rcv_batch()): admitted once, queued as one
+ * skb with one wake-up if it is in order, else cut back into datagrams.
+ * Its ACKs stay those of lone datagrams (tonic_backlog_acks()), so a run
+ * ends at a datagram flagged ACKREQ.  GRO's rules decide what may join
+ * (gro.c); CE marks and GRO's own batches are left alone, and so is a
+ * connection holding segments out of order, one that acknowledges each
+ * segment or one that grants (their runs would be cut up again).
+ *
+ * Return: true if @skb was consumed.
+ */
+bool tonic_backlog_merge(struct sock *sk, struct sk_buff *skb)
+{
+	struct sk_buff *tail = sk->sk_backlog.tail;
+	const struct tonichdr *th = tonic_hdr(skb);
+	struct tonic_sock *tsk = tonic_sk(sk);
+	u32 size = tsk->seg_size, len, n;
+	struct tonic_rcv_cfg cfg;
+	struct tonichdr *th2;
+	bool stolen, ackreq;
+	int delta;
+
+	if (!tail || TONIC_SKB_CB(skb)->batch || TONIC_SKB_CB(skb)->ce ||
+	    TONIC_SKB_CB(tail)->batch == TONIC_BATCH_GRO ||
+	    TONIC_SKB_CB(tail)->ce || skb_cloned(tail) ||
+	    !((1 << sk->sk_state) & TONIC_DATA_STATES) ||
+	    READ_ONCE(tsk->rcv.held) || (tsk->signals & TONIC_SIG_GRANT))
+		return false;
+	th2 = tonic_hdr(tail);
+	len = skb->len - TONIC_HDR_LEN;
+	n = TONIC_SKB_CB(tail)->batch ? skb_shinfo(tail)->gso_segs : 1;
+	/* An ACKREQ ends a run: its ACK is sent where a lone one's is. */
+	if (!tonic_hdr_batchable(th, skb->len) ||
+	    (th2->flags & TONIC_F_ACKREQ) ||
+	    tail->len != TONIC_HDR_LEN + n * size ||
+	    (n == 1 && !tonic_hdr_batchable(th2, tail->len)) ||
+	    !tonic_backlog_follows(th, len, th2, n, size))
+		return false;
+	/* Runs whose segments are each acknowledged stay datagrams. */
+	cfg.delack_segs = READ_ONCE(tonic_sk_net(sk)->delack_segs);
+	cfg.delack_max = READ_ONCE(tonic_sk_net(sk)->delack_max);
+	if (tonic_rcv_thresh(&cfg, th->flags & TONIC_F_ACKFREQ) < 2)
+		return false;
+	/* The ACKREQ goes in the first header, as GRO puts it. */
+	ackreq = th->flags & TONIC_F_ACKREQ;
+	__skb_pull(skb, TONIC_HDR_LEN);
+	if (!skb_try_coalesce(tail, skb, &stolen, &delta)) {
+		__skb_push(skb, TONIC_HDR_LEN);
+		return false;
+	}
+	if (n == 1) {
+		skb_shinfo(tail)->gso_size = size;
+		TONIC_SKB_CB(tail)->batch = TONIC_BATCH_BACKLOG;
+	}
+	skb_shinfo(tail)->gso_segs = n + 1;
+	if (ackreq)
+		th2->flags |= TONIC_F_ACKREQ;
+	sk->sk_backlog.len += delta;
+	TONIC_SK_INC_STATS(sk, TONIC_MIB_BACKLOG_COALESCE);
+	kfree_skb_partial(skb, stolen);
+	return true;
 }

@@ -12,7 +12,9 @@
 # each), with offloads off (the bench's clean path), and with one
 # datagram per skb (net.tonic.gso_segs=1), where B receives clones of A's
 # skbs as on raw IP: B's socket gives the one that becomes the queue's
-# tail its own head so that later ones can be appended.  The UDP wire
+# tail its own head so that later ones can be appended.  With offloads
+# off, datagrams that wait in the backlog are merged there (input.c,
+# tonic_backlog_merge()).  The UDP wire
 # only (GRO is the UDP wire's).  The harness's checks after the test
 # catch receive memory left charged (inet_sock_destruct()).
 cd "$(dirname "$0")/../.." || exit 1
@@ -21,7 +23,7 @@ TONIC_ENCAP=udp
 
 PY=selftests/vm/coalesce.py
 checks=$(python3 $PY --count)
-tap_plan $((4 * (checks + 2) + 13))
+tap_plan $((4 * (checks + 2) + 16))
 tmp=$(mktemp -d)
 cleanup() {
 	ns_cleanup
@@ -69,6 +71,18 @@ tap_check "clean: offloads off at va and vb" bash -c \
 	"ip netns exec $NS_A ethtool -K va tso off gso off tx-udp-segmentation off &&
 	 ip netns exec $NS_B ethtool -K vb gro off"
 run "clean, IPv4" 7305
+# While B's reader holds its socket, datagrams that continue the one
+# before them in the backlog are merged with it and taken as one batch
+# (tonic_backlog_merge(), input.c), as TCP coalesces its backlog; GRO's
+# counters do not count these batches.
+tap_check "B serves transfers (clean)" srv_start "$tmp/xferc" server -p 7311
+b0=$(tstat $NS_B BacklogCoalesce) g0=$(tstat $NS_B GroBatches)
+out=$(ip netns exec $NS_A timeout 120 $XFER client -a $ADDR_B -p 7311 -b 20000000 -s 2)
+tap_xfer "$out" "clean: 20 MB, SHA-256 matches"
+b=$(($(tstat $NS_B BacklogCoalesce) - b0)) g=$(($(tstat $NS_B GroBatches) - g0))
+[ "$b" -gt 0 ] && [ "$g" = 0 ]
+tap_result $? "clean: $b datagrams merged in B's backlog, GroBatches +$g"
+srv_stop
 # One datagram per skb: over veth B gets clones of A's skbs, which
 # coalescing can append to only once B's socket gave them their own head.
 tap_check "net.tonic.gso_segs=1 in A" ip netns exec $NS_A sysctl -qw net.tonic.gso_segs=1
