@@ -184,46 +184,27 @@ static __always_inline void tonic_edemux_hint_set(struct sk_buff *skb,
 	h->round = __this_cpu_read(softnet_data.processed);
 }
 
-/*
- * Is @sk the connection of @skb, as the input's own lookup asks
- * (inet_match(), inet6_match())?  The interfaces are looked at only for
- * a socket bound to one or a packet from a VRF slave.
- */
+/* Is @sk the connection of @skb, as the input's own lookup asks? */
 static bool tonic_edemux_match(const struct net *net, const struct sock *sk,
 			       const struct sk_buff *skb,
 			       const struct tonichdr *th)
 {
 	const __portpair ports = INET_COMBINED_PORTS(th->source,
 						     ntohs(th->dest));
-	int bound = READ_ONCE(sk->sk_bound_dev_if);
-	const struct iphdr *iph;
-	int sdif;
 
-	if (!net_eq(sock_net(sk), net) || sk->sk_portpair != ports)
-		return false;
 #if IS_ENABLED(CONFIG_IPV6)
-	if (skb->protocol == htons(ETH_P_IPV6)) {
-		const struct ipv6hdr *ip6h = ipv6_hdr(skb);
-
-		if (sk->sk_family != AF_INET6 ||
-		    !ipv6_addr_equal(&sk->sk_v6_daddr, &ip6h->saddr) ||
-		    !ipv6_addr_equal(&sk->sk_v6_rcv_saddr, &ip6h->daddr))
-			return false;
-		sdif = inet6_sdif(skb);
-		return (!bound && !sdif) ||
-		       inet_sk_bound_dev_eq(net, bound, inet6_iif(skb), sdif);
-	}
+	if (skb->protocol == htons(ETH_P_IPV6))
+		return inet6_match(net, sk, &ipv6_hdr(skb)->saddr,
+				   &ipv6_hdr(skb)->daddr, ports,
+				   inet6_iif(skb), inet6_sdif(skb));
 #endif
-	iph = ip_hdr(skb);
 	{
-		INET_ADDR_COOKIE(acookie, iph->saddr, iph->daddr);
+		INET_ADDR_COOKIE(acookie, ip_hdr(skb)->saddr,
+				 ip_hdr(skb)->daddr);
 
-		if (sk->sk_addrpair != acookie)
-			return false;
+		return inet_match(net, sk, acookie, ports, inet_iif(skb),
+				  inet_sdif(skb));
 	}
-	sdif = inet_sdif(skb);
-	return (!bound && !sdif) ||
-	       inet_sk_bound_dev_eq(net, bound, inet_iif(skb), sdif);
 }
 
 /**
