@@ -98,19 +98,13 @@ static u32 rcv_congestion(struct tonic_rcv *r, const struct tonic_rcv_cfg *cfg,
 	return flags;
 }
 
-/* Plain in-order segments acknowledged together at most (0, 1: each). */
-static u32 rcv_thresh(const struct tonic_rcv_cfg *cfg, bool ackfreq)
-{
-	return ackfreq ? cfg->delack_max : cfg->delack_segs;
-}
-
 unsigned int tonic_rcv_take(struct tonic_rcv *r, const struct tonic_rcv_cfg *cfg,
 			    struct tonic_rcv_seg *in, u64 now,
 			    struct tonic_rcv_ack *ack, u32 *newly)
 {
 	/* A hole being filled, a short segment: no delay. */
 	bool quick = r->held || (cfg->seg_size && in->len < cfg->seg_size);
-	u32 thresh = rcv_thresh(cfg, in->ackfreq);
+	u32 thresh = tonic_rcv_thresh(cfg, in->ackfreq);
 	bool send = true;
 	u32 flags = TONIC_RF_SACK;
 
@@ -207,7 +201,7 @@ bool tonic_rcv_run_ok(const struct tonic_rcv *r, const struct tonic_rcv_cfg *cfg
 		  TONIC_RCV_WND;
 
 	return cfg->batch && !r->held && seg == r->rcv_nxt && n && n <= win &&
-	       rcv_thresh(cfg, ackfreq) > 1 &&
+	       tonic_rcv_thresh(cfg, ackfreq) > 1 &&
 	       !(cfg->signals & TONIC_SIG_GRANT);
 }
 
@@ -252,7 +246,7 @@ unsigned int tonic_rcv_batch_end(struct tonic_rcv *r,
 {
 	if (!r->pending)
 		return 0;
-	if (!r->due && r->pending < rcv_thresh(cfg, r->ackfreq))
+	if (!r->due && r->pending < tonic_rcv_thresh(cfg, r->ackfreq))
 		return TONIC_RCV_ARM_DELACK;
 	tonic_rcv_delack(r, ack);
 	return TONIC_RCV_SEND_ACK;

@@ -206,6 +206,19 @@ unsigned int tonic_rcv_take(struct tonic_rcv *r, const struct tonic_rcv_cfg *cfg
 			    struct tonic_rcv_ack *ack, u32 *newly);
 
 /**
+ * tonic_rcv_thresh() - plain in-order segments acknowledged together at most
+ * @cfg: settings
+ * @ackfreq: the segments are flagged ACKFREQ (the sender's ACK ratio)
+ *
+ * Return: delack_max or delack_segs; 0 or 1: each one is acknowledged.
+ */
+static inline u32 tonic_rcv_thresh(const struct tonic_rcv_cfg *cfg,
+				   bool ackfreq)
+{
+	return ackfreq ? cfg->delack_max : cfg->delack_segs;
+}
+
+/**
  * tonic_rcv_run_ok() - may tonic_rcv_take_run() take @n segments from @seg?
  * @r: state
  * @cfg: settings

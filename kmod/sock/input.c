@@ -680,12 +680,6 @@ static void tonic_batch_end(struct sock *sk)
 	tsk->rcv_batch_wake = false;
 }
 
-/* Plain in-order segments a lone datagram's ACK waits for (receiver.c). */
-static u32 tonic_rcv_thresh(const struct tonic_rcv_cfg *cfg, bool ackfreq)
-{
-	return ackfreq ? cfg->delack_max : cfg->delack_segs;
-}
-
 /*
  * A run of @n full in-order segments from the backlog, the last excepted
  * (tonic_backlog_merge()): take all but the last ones as lone datagrams
@@ -906,8 +900,7 @@ bool tonic_backlog_merge(struct sock *sk, struct sk_buff *skb)
 	    !tonic_backlog_follows(th, len, th2, n, size))
 		return false;
 	/* Runs whose segments are each acknowledged stay datagrams. */
-	cfg.delack_segs = READ_ONCE(tonic_sk_net(sk)->delack_segs);
-	cfg.delack_max = READ_ONCE(tonic_sk_net(sk)->delack_max);
+	tonic_rcv_cfg(sk, &cfg);
 	if (tonic_rcv_thresh(&cfg, th->flags & TONIC_F_ACKFREQ) < 2)
 		return false;
 	/* The ACKREQ goes in the first header, as GRO puts it. */
