@@ -675,6 +675,16 @@ struct tonic_gso {
 	u32 segs_out;
 	u32 rtx_out;
 };
+/* A data packet's header: the batch's template, then its own fields. */
+static inline void tonic_gso_hdr(struct tonichdr *th, const struct tonic_gso *g,
+				 u8 flags, u32 len, u32 seq)
+{
+	*th = g->hdr;
+	th->flags = flags;
+	th->len = htons(len);
+	th->seq = htonl(seq);
+}
+
 int tonic_transmit(struct sock *sk, struct sk_buff *skb);
 int tonic_xmit_seg(struct sock *sk, u32 seg, bool rtx, u8 flags,
 		   struct tonic_gso *gso);

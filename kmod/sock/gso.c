@@ -362,10 +362,7 @@ u32 tonic_gso_add_run(struct sock *sk, struct tonic_gso *g,
 
 		if (!th)
 			break;
-		*th = g->hdr;
-		th->flags = flags[k];
-		th->len = htons(len);
-		th->seq = htonl(seq + k);
+		tonic_gso_hdr(th, g, flags[k], len, seq + k);
 	}
 	return k;
 }

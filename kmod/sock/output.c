@@ -156,13 +156,11 @@ int tonic_xmit_seg(struct sock *sk, u32 seg, bool rtx, u8 flags,
 		 * locked, so the window promised holds for all of them.
 		 */
 		tonic_data_hdr(sk, gso);
-		*th = gso->hdr;
-		th->flags = flags;
-		th->len = htons(len);
+		tonic_gso_hdr(th, gso, flags, len, tsk->iss + 1 + seg);
 	} else {
 		tonic_fill_hdr(sk, th, TONIC_PKT_DATA, flags, len);
+		th->seq = htonl(tsk->iss + 1 + seg);
 	}
-	th->seq = htonl(tsk->iss + 1 + seg);
 	if (skb)
 		err = tonic_transmit(sk, skb);
 	if (gso) {
