@@ -32,8 +32,9 @@ deps:
 	@./scripts/deps.sh
 
 # One rule runs kbuild, so parallel makes never build the module twice at once.
-TONIC_KO_DEPS := Kbuild kmod/engine/sources.mk \
-	$(wildcard kmod/*.[ch] kmod/*/*.[ch] uapi/linux/*.h)
+# The built-in rack is bpf/rack.bpf.c compiled in (kmod/progs/builtin_rack.c).
+TONIC_KO_DEPS := Kbuild kmod/engine/sources.mk bpf/rack.bpf.c \
+	$(wildcard kmod/*.[ch] kmod/*/*.[ch] bpf/*.h uapi/linux/*.h)
 
 module: tonic.ko
 
