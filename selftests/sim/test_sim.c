@@ -127,6 +127,39 @@ static void test_rcv(void)
 	ok(w == 0 && r.dropped_ooo == 2, "go-back-N receiver: one NACK per gap");
 }
 
+/*
+ * A program's ACK ratio reaches the simulated receiver as it reaches a
+ * socket's (ACKREQ, ACKFREQ): rack with ratio 16 on a clean 10 Gb/s
+ * path gets one ACK per 16 segments once its window is large, where the
+ * receiver's default would send one per 2.
+ */
+static void test_ack_ratio(void)
+{
+	static const struct sim_link link = {
+		.rate_bps = 10000000000ULL, .delay_ns = 2500,
+		.buf_bytes = 5500000,
+	};
+	const struct sim_proto *p = sim_proto_find("rack");
+	struct sim_cfg cfg = { .seed = 1 };
+	double per_seg = 1;
+	struct sim_flow *f;
+	struct sim s;
+
+	if (p && !sim_init(&s, &cfg) && !sim_topo_star(&s, 2, &link)) {
+		f = sim_flow_new(&s, 0, 1, p, 1000, 0, 0);
+		if (f) {
+			f->params.wnd_max = 256;
+			sim_run(&s, 20000000ULL);
+			per_seg = (double)s.tot.ctrl_sent /
+				  s.tot.data_arrived_segs;
+		}
+		sim_free(&s);
+	}
+	ok(per_seg > 1.0 / 17 && per_seg < 0.08,
+	   "rack: its ACK ratio (16) holds in the simulator (%.3f ACKs per segment)",
+	   per_seg);
+}
+
 typedef int (*exp_fn)(struct sim_report *r, const struct exp_opts *o);
 
 static int run(exp_fn fn, u64 seed, struct sim_report *r)
@@ -171,10 +204,11 @@ int main(void)
 	double v;
 
 	(void)tap_cur_bad;	/* tap.h's per-case flag: ok() reports directly */
-	tap_plan(30);
+	tap_plan(31);
 	test_evq();
 	test_rng();
 	test_rcv();
+	test_ack_ratio();
 
 	test_exp("reno1", exp_reno1);
 	run(exp_reno1, 1, &r);

@@ -134,7 +134,9 @@ static void send_data(struct sim *s, struct sim_host *h,
 	p->seg = d->seg;
 	p->len = d->len;
 	p->wire = d->len + SIM_HDR_BYTES;
-	p->flags = SIM_PF_ECT | (d->rtx ? SIM_PF_RTX : 0);
+	p->flags = SIM_PF_ECT | (d->rtx ? SIM_PF_RTX : 0) |
+		   (d->flags & TONIC_SEG_ACKREQ ? SIM_PF_ACKREQ : 0) |
+		   (d->flags & TONIC_SEG_ACKFREQ ? SIM_PF_ACKFREQ : 0);
 	p->ts = s->now;
 	f->segs_sent++;
 	f->bytes_sent += d->len;
@@ -218,6 +220,8 @@ static void rcv_data(struct sim *s, struct sim_flow *f, struct sim_pkt *p)
 	struct tonic_rcv_cfg cfg = f->proto->rcv;
 	struct tonic_rcv_seg in = {
 		.seg = p->seg, .len = p->len, .ce = p->flags & SIM_PF_CE,
+		.ackreq = p->flags & SIM_PF_ACKREQ,
+		.ackfreq = p->flags & SIM_PF_ACKFREQ,
 	};
 	struct tonic_rcv_ack ack;
 	unsigned int what;

@@ -33,9 +33,11 @@
 
 static const u32 newreno_signals = TONIC_NEWRENO_SIGNALS;
 
+/* delack_max: net.tonic.delack_max's default, for ACKFREQ segments */
 #define TCP_RCV { .policy = TONIC_RCV_SACK, .delack_segs = 2, \
-		  .cnp_interval_ns = SIM_CNP_INTERVAL_NS }
+		  .delack_max = 16, .cnp_interval_ns = SIM_CNP_INTERVAL_NS }
 #define RDMA_RCV(pol) { .policy = (pol), .delack_segs = 1, \
+			.delack_max = 16, \
 			.cnp_interval_ns = SIM_CNP_INTERVAL_NS }
 
 /**

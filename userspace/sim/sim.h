@@ -35,6 +35,8 @@ enum sim_pkt_kind {
 #define SIM_PF_ECT	0x01	/* ECN capable */
 #define SIM_PF_CE	0x02	/* congestion experienced */
 #define SIM_PF_RTX	0x04	/* data: a retransmission */
+#define SIM_PF_ACKREQ	0x08	/* data: the sender asks for an ACK now */
+#define SIM_PF_ACKFREQ	0x10	/* data: the sender chose an ACK ratio */
 
 /**
  * struct sim_pkt - a packet in flight or queued
