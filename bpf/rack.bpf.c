@@ -55,7 +55,8 @@ TONIC_PARAM_U32(rack_init_cwnd, 10);		/* RFC 6928 */
 TONIC_PARAM_U32(rack_reo_persist, 16);		/* Linux tcp_rack_reo_wnd() */
 TONIC_PARAM_U32(rack_reo_mult_max, 16);		/* reo_wnd <= this * min_rtt / 4 */
 TONIC_PARAM_U32(rack_tlp, 1);			/* 0: no tail-loss probe */
-TONIC_PARAM_U32(rack_ack_ratio, 8);		/* segments per ACK; 0: receiver's */
+TONIC_PARAM_U32(rack_ack_ratio, 16);		/* segments per ACK; 0: receiver's */
+TONIC_PARAM_U32(rack_acks_per_wnd, 2);		/* fewer per ACK in small windows; 0: off */
 
 enum { RACK_OPEN, RACK_RECOVERY, RACK_RTO_RECOVERY };
 
@@ -333,6 +334,7 @@ static __always_inline void rack_set_wnd(struct rack *st,
 	if (st->state != RACK_RTO_RECOVERY)
 		w += tonic_count_acked(fl, fl->wnd_start, fl->next_new);
 	tonic_set_wnd(fl, tonic_min(w, fl->wnd_max));
+	tonic_set_ack_ratio_wnd(fl, rack_ack_ratio, rack_acks_per_wnd, st->cwnd);
 }
 
 /* Arm the one timer for the earliest of RTO, reordering and TLP. */
@@ -393,7 +395,6 @@ TONIC_INIT(rack, fl, user)
 	st->rtx_fence = fl->wnd_start;
 	st->reo_mult = 1;
 	rack_set_wnd(st, fl, w);
-	tonic_set_ack_ratio(fl, rack_ack_ratio);
 	return 0;
 }
 

@@ -26,7 +26,8 @@
 
 TONIC_PARAM_U32(sack_dupthresh, 3);	/* RFC 6675 §2 DupThresh */
 TONIC_PARAM_U32(sack_init_cwnd, 10);	/* RFC 6928 */
-TONIC_PARAM_U32(sack_ack_ratio, 8);		/* segments per ACK; 0: receiver's */
+TONIC_PARAM_U32(sack_ack_ratio, 16);		/* segments per ACK; 0: receiver's */
+TONIC_PARAM_U32(sack_acks_per_wnd, 2);		/* fewer per ACK in small windows; 0: off */
 
 enum { SACK_OPEN, SACK_RECOVERY, SACK_RTO_RECOVERY };
 
@@ -61,6 +62,14 @@ static __always_inline u32 sack_lost_end(struct tonic_flow_ctx *fl)
 	return fl->wnd_start + lo;
 }
 
+/* The window, and the ACK ratio that goes with it. */
+static __always_inline void sack_set_wnd(struct tonic_flow_ctx *fl, u32 cwnd)
+{
+	cwnd = tonic_min(tonic_max(cwnd, 1U), fl->wnd_max);
+	tonic_set_wnd(fl, cwnd);
+	tonic_set_ack_ratio_wnd(fl, sack_ack_ratio, sack_acks_per_wnd, cwnd);
+}
+
 TONIC_INIT(sack, fl, user)
 {
 	struct sack *st = TONIC_STATE(user, struct sack);
@@ -69,8 +78,7 @@ TONIC_INIT(sack, fl, user)
 	tonic_rtt_init(&st->rtt, fl);
 	st->ssthresh = fl->wnd_max;
 	st->recovery_point = fl->wnd_start;
-	tonic_set_wnd(fl, tonic_min(tonic_max(w, 1U), fl->wnd_max));
-	tonic_set_ack_ratio(fl, sack_ack_ratio);
+	sack_set_wnd(fl, w);
 	return 0;
 }
 
@@ -122,7 +130,7 @@ TONIC_INCOMING(sack, fl, user)
 		cwnd = tonic_reno_grow(cwnd, st->ssthresh, acked,
 				       &st->cwnd_cnt);
 	}
-	tonic_set_wnd(fl, tonic_min(tonic_max(cwnd, 1U), fl->wnd_max));
+	sack_set_wnd(fl, cwnd);
 }
 
 TONIC_PERIODIC(sack, fl, user)
@@ -139,7 +147,7 @@ TONIC_PERIODIC(sack, fl, user)
 	st->high_rxt = fl->wnd_start + 1;
 	tonic_rtt_backoff(&st->rtt, fl);
 	tonic_mark_rtx(fl, fl->wnd_start, fl->wnd_start + 1);
-	tonic_set_wnd(fl, 1);
+	sack_set_wnd(fl, 1);
 	tonic_set_rto(fl, &st->rtt);
 }
 

@@ -243,6 +243,22 @@ static __always_inline void tonic_set_ack_ratio(struct tonic_flow_ctx *fl,
 	fl->out.ack_ratio = n;
 }
 
+/*
+ * tonic_set_ack_ratio(@ratio), lowered to @cwnd / @per_wnd (at least 2, a
+ * receiver's default) so that a window cut by losses still gets @per_wnd
+ * ACKs and is clocked by them; @per_wnd 0 keeps @ratio.  Only a change is
+ * handed to the engine.
+ */
+static __always_inline void tonic_set_ack_ratio_wnd(struct tonic_flow_ctx *fl,
+						    u32 ratio, u32 per_wnd,
+						    u32 cwnd)
+{
+	if (ratio && per_wnd)
+		ratio = tonic_min(ratio, tonic_max(cwnd / per_wnd, 2U));
+	if (ratio != fl->ack_ratio)
+		tonic_set_ack_ratio(fl, ratio);
+}
+
 /* (Re)arm the retransmission timer @ns from now. */
 static __always_inline void tonic_set_timer(struct tonic_flow_ctx *fl, u64 ns)
 {

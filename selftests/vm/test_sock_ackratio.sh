@@ -15,7 +15,8 @@
 # - the segment that fills the sender's window asks for its ACK: 20
 #   transfers of 64 KB with ratio 32, delack_max 64 and an initial window
 #   of 2 segments go through slow start's windows of 2, 4, 8 and 16
-#   segments, each smaller than the ratio; without that ACKREQ the
+#   segments, each smaller than the ratio (rack_acks_per_wnd=0 keeps rack
+#   from lowering its ratio in small windows); without that ACKREQ the
 #   receiver would hold each window's segments for the delayed-ACK timer
 #   (about 4 timer ACKs per transfer), with it almost none is sent by the
 #   timer.  (A window K smaller than the ratio would not show it: the
@@ -89,8 +90,8 @@ tap_check "ratio 8, delack_max 4: at least 1 ACK per 4 segments ($ACKS, $SEGS)" 
 	test $((ACKS * 4)) -ge "$SEGS"
 both delack_max 16
 
-tap_check "replace rack with rack_ack_ratio=32 rack_init_cwnd=2, delack_max=64" bash -c \
-	"$TONIC prog replace build/bpf/rack.bpf.o rack_ack_ratio=32 rack_init_cwnd=2 &&
+tap_check "replace rack with rack_ack_ratio=32 rack_acks_per_wnd=0 rack_init_cwnd=2, delack_max=64" bash -c \
+	"$TONIC prog replace build/bpf/rack.bpf.o rack_ack_ratio=32 rack_acks_per_wnd=0 rack_init_cwnd=2 &&
 	 ip netns exec $NS_A sysctl -qw net.tonic.delack_max=64 &&
 	 ip netns exec $NS_B sysctl -qw net.tonic.delack_max=64"
 segs=0 acks=0 delacks=0 bad=0
