@@ -101,16 +101,21 @@ static bool tonic_gro_local(struct sock *usk, struct sk_buff *skb,
 	return ok;
 }
 
-/* IP fields of @skb that differ from @p's: TOS/traffic class, TTL. */
+/*
+ * IP fields of @skb that differ from @p's: TOS/traffic class, TTL.  Not
+ * the IPv4 ID's sequence that inet_gro_flush() checks: a batch is never
+ * cut back into its wire packets (it is taken by a local socket, or
+ * rebuilt from its first's headers by tonic_batch_detach()).
+ */
 static int tonic_gro_ip_flush(struct sock *usk, struct sk_buff *p,
 			      struct sk_buff *skb)
 {
 	const void *nh2 = p->data + NAPI_GRO_CB(p)->network_offset;
-	const void *nh = tonic_gro_nh(skb);
+	const struct iphdr *iph2 = nh2, *iph = tonic_gro_nh(skb);
 
 	if (usk->sk_family == AF_INET6)
-		return ipv6_gro_flush(nh, nh2);
-	return inet_gro_flush(nh, nh2, p, true);
+		return ipv6_gro_flush((const void *)iph, nh2);
+	return (iph->ttl ^ iph2->ttl) | (iph->tos ^ iph2->tos);
 }
 
 /*
@@ -328,8 +333,10 @@ pull:
 			goto out;
 		}
 	}
+	/* No skb_gro_postpull_rcsum(): no GRO layer follows Tonic's to use
+	 * the rest's checksum (udp_gro_receive() checked the datagram's).
+	 */
 	skb_gro_pull(skb, TONIC_HDR_LEN);
-	skb_gro_postpull_rcsum(skb, th, TONIC_HDR_LEN);
 out:
 	skb_gro_flush_final(skb, pp, flush);
 	return pp;

@@ -198,9 +198,12 @@ static struct socket *tonic_udp_open(struct net *net, int family, u16 port)
 		sock_release(sock);
 		return ERR_PTR(err);
 	}
-	/* setup_udp_tunnel_sock() */
+	/* setup_udp_tunnel_sock(), but for inet_inc_convert_csum(): no
+	 * checksum inside the datagram wants a GRO batch's verified UDP
+	 * checksum turned into CHECKSUM_COMPLETE (which would cost a
+	 * csum_partial() on the UDP header in tonic_udp_encap_rcv()).
+	 */
 	inet_clear_bit(MC_LOOP, sk);
-	inet_inc_convert_csum(sk);
 	WRITE_ONCE(udp_sk(sk)->encap_err_lookup, tonic_udp_err_lookup);
 	WRITE_ONCE(udp_sk(sk)->encap_err_rcv, tonic_udp_err_rcv);
 	WRITE_ONCE(udp_sk(sk)->encap_rcv, tonic_udp_encap_rcv);
