@@ -19,6 +19,7 @@
 #define _TONIC_PROTOCOL_H
 
 #include <linux/hrtimer.h>
+#include <linux/netfilter.h>
 #include <linux/percpu.h>
 #include <linux/skbuff.h>
 #include <net/inet_connection_sock.h>
@@ -91,6 +92,8 @@ struct tonic_mib {
  * @udp_failed: the port that last failed to bind (logged once)
  * @edemux_used: a Tonic socket connected or listened here (edemux.c)
  * @edemux_on: the early demux hooks are registered
+ * @edemux_ops: those hooks, this namespace's copy: their priv is this
+ *	struct, which they then need not look up for each packet
  */
 struct tonic_net {
 	struct net *net;
@@ -128,6 +131,7 @@ struct tonic_net {
 	int udp_failed;
 	bool edemux_used;
 	bool edemux_on;
+	struct nf_hook_ops edemux_ops[2];
 };
 
 /* net.tonic.encap */
@@ -431,7 +435,6 @@ struct tonic_skb_cb {
  * @family: AF_INET or AF_INET6
  * @csum_bad: verify a received packet's checksum (pseudo header
  *	included); true if it is bad
- * @ce: the received packet carried ECN CE
  * @lookup: the socket (or request or timewait sock) a received packet
  *	belongs to; sets *@refcounted as __inet_lookup_skb()
  * @policy_check: the xfrm policy admits a received packet for @sk (NULL:
@@ -456,7 +459,6 @@ struct tonic_af_ops {
 	struct inet_connection_sock_af_ops icsk;
 	int family;
 	bool (*csum_bad)(struct sk_buff *skb);
-	bool (*ce)(const struct sk_buff *skb);
 	struct sock *(*lookup)(struct sk_buff *skb, const struct tonichdr *th,
 			       bool *refcounted);
 	bool (*policy_check)(struct sock *sk, struct sk_buff *skb);
@@ -615,7 +617,6 @@ static inline bool tonic_pull_hdr(struct sk_buff *skb, unsigned int len)
 {
 	return likely(skb_headlen(skb) >= len) || __tonic_pull_hdr(skb, len);
 }
-bool tonic_hdr_bad(struct sk_buff *skb);
 bool tonic_err_full_sk(struct sock *sk, u32 seq, bool abort);
 bool tonic_err_seq_ok(struct sock *sk, u32 seq);
 void tonic_err_report(struct sock *sk, int err);

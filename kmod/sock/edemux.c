@@ -294,14 +294,14 @@ static unsigned int tonic_v4_edemux(void *priv, struct sk_buff *skb,
 				    const struct nf_hook_state *state)
 {
 	const struct iphdr *iph = ip_hdr(skb);
+	const struct tonic_net *tn = priv;
 	struct sock *sk, *usk;
 	__be16 ports[2];
 
 	if (!tonic_edemux_proto(iph->protocol) ||
 	    !tonic_edemux_wanted(state->net, skb) || ip_is_fragment(iph) ||
 	    !tonic_edemux_ports(skb, iph->protocol, ip_hdrlen(skb),
-				READ_ONCE(tonic_pernet(state->net)->udp_sock4), ports,
-				&usk))
+				READ_ONCE(tn->udp_sock4), ports, &usk))
 		return NF_ACCEPT;
 	iph = ip_hdr(skb);
 	sk = __inet_lookup_established(state->net, &tonic_hashinfo,
@@ -317,6 +317,7 @@ static unsigned int tonic_v6_edemux(void *priv, struct sk_buff *skb,
 				    const struct nf_hook_state *state)
 {
 	const struct ipv6hdr *ip6h = ipv6_hdr(skb);
+	const struct tonic_net *tn = priv;
 	struct sock *sk, *usk;
 	__be16 ports[2];
 
@@ -324,8 +325,7 @@ static unsigned int tonic_v6_edemux(void *priv, struct sk_buff *skb,
 	if (!tonic_edemux_proto(ip6h->nexthdr) ||
 	    !tonic_edemux_wanted(state->net, skb) ||
 	    !tonic_edemux_ports(skb, ip6h->nexthdr, sizeof(*ip6h),
-				READ_ONCE(tonic_pernet(state->net)->udp_sock6), ports,
-				&usk))
+				READ_ONCE(tn->udp_sock6), ports, &usk))
 		return NF_ACCEPT;
 	ip6h = ipv6_hdr(skb);
 	sk = __inet6_lookup_established(state->net, &tonic_hashinfo,
@@ -337,7 +337,10 @@ static unsigned int tonic_v6_edemux(void *priv, struct sk_buff *skb,
 }
 #endif
 
-/* After every other hook (NAT's included): see the file comment. */
+/*
+ * After every other hook (NAT's included): see the file comment.  Each
+ * namespace registers a copy whose priv is its struct tonic_net.
+ */
 static const struct nf_hook_ops tonic_edemux_ops[] = {
 	{
 		.hook		= tonic_v4_edemux,
@@ -359,15 +362,23 @@ static const struct nf_hook_ops tonic_edemux_ops[] = {
 static void __tonic_edemux_sync(struct net *net, struct tonic_net *tn)
 {
 	bool want = tn->edemux_used && READ_ONCE(tn->early_demux);
+	int i;
 
+	BUILD_BUG_ON(sizeof(tn->edemux_ops) < sizeof(tonic_edemux_ops));
 	if (want == tn->edemux_on)
 		return;
-	if (want && nf_register_net_hooks(net, tonic_edemux_ops,
+	if (want) {
+		memcpy(tn->edemux_ops, tonic_edemux_ops,
+		       sizeof(tonic_edemux_ops));
+		for (i = 0; i < ARRAY_SIZE(tonic_edemux_ops); i++)
+			tn->edemux_ops[i].priv = tn;
+		if (nf_register_net_hooks(net, tn->edemux_ops,
 					  ARRAY_SIZE(tonic_edemux_ops)))
-		return;		/* no early demux, nothing else lost */
-	if (!want)
-		nf_unregister_net_hooks(net, tonic_edemux_ops,
+			return;		/* no early demux, nothing else lost */
+	} else {
+		nf_unregister_net_hooks(net, tn->edemux_ops,
 					ARRAY_SIZE(tonic_edemux_ops));
+	}
 	WRITE_ONCE(tn->edemux_on, want);
 }
 

@@ -365,11 +365,6 @@ static bool tonic_v4_csum_bad(struct sk_buff *skb)
 	       skb_checksum_complete(skb);
 }
 
-static bool tonic_v4_ce(const struct sk_buff *skb)
-{
-	return INET_ECN_is_ce(ip_hdr(skb)->tos);
-}
-
 static struct sock *tonic_v4_lookup(struct sk_buff *skb,
 				    const struct tonichdr *th, bool *refcounted)
 {
@@ -499,7 +494,6 @@ const struct tonic_af_ops tonic_ipv4_af_ops = {
 	},
 	.family		= AF_INET,
 	.csum_bad	= tonic_v4_csum_bad,
-	.ce		= tonic_v4_ce,
 	.lookup		= tonic_v4_lookup,
 	.policy_check	= tonic_v4_policy_check,
 	.send_reset	= tonic_v4_send_reset,

@@ -499,11 +499,6 @@ static bool tonic_v6_csum_bad(struct sk_buff *skb)
 	       skb_checksum_complete(skb);
 }
 
-static bool tonic_v6_ce(const struct sk_buff *skb)
-{
-	return INET_ECN_is_ce(ipv6_get_dsfield(ipv6_hdr(skb)));
-}
-
 static struct sock *tonic_v6_lookup(struct sk_buff *skb,
 				    const struct tonichdr *th, bool *refcounted)
 {
@@ -596,7 +591,6 @@ static const struct tonic_af_ops tonic_ipv6_af_ops = {
 	},
 	.family		= AF_INET6,
 	.csum_bad	= tonic_v6_csum_bad,
-	.ce		= tonic_v6_ce,
 	.lookup		= tonic_v6_lookup,
 	.policy_check	= tonic_v6_policy_check,
 	.send_reset	= tonic_v6_send_reset,
