@@ -780,7 +780,26 @@ int tonic_udp_net_init(struct net *net);
 void tonic_udp_net_exit(struct net *net);
 
 /* edemux.c */
-void tonic_rx_dst_keep(struct sock *sk, const struct sk_buff *skb);
+void __tonic_rx_dst_keep(struct sock *sk, const struct sk_buff *skb);
+
+/**
+ * tonic_rx_dst_keep() - keep the input route of a connection's packets
+ * @sk: a connection taking data, locked (or owned by the user)
+ * @skb: a packet for it that came through routing or early demux
+ *
+ * Most come with the kept route, attached by early demux (which checked
+ * it), or with none: it was the kept one and dropped for the backlog, or
+ * the packet is a batch's datagram.  A kept route gone stale since is not
+ * attached to the next packet, which is routed and kept.
+ */
+static inline void tonic_rx_dst_keep(struct sock *sk,
+				     const struct sk_buff *skb)
+{
+	struct dst_entry *dst = skb_dst(skb);
+
+	if (dst && dst != rcu_access_pointer(sk->sk_rx_dst))
+		__tonic_rx_dst_keep(sk, skb);
+}
 void tonic_rx_dst_forget(struct sock *sk);
 void tonic_edemux_enable(struct net *net);
 void tonic_edemux_sync(struct net *net);

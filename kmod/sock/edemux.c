@@ -51,9 +51,10 @@
 #include "protocol.h"
 
 /**
- * tonic_rx_dst_keep() - keep the input route of a connection's packets
+ * __tonic_rx_dst_keep() - keep the input route of a connection's packets
  * @sk: a connection taking data, locked (or owned by the user)
- * @skb: a packet for it that came through routing or early demux
+ * @skb: a packet for it that came through routing, with a route that is
+ *	not the kept one (tonic_rx_dst_keep() asks)
  *
  * As TCP's receive path (tcp_v4_do_rcv(), tcp_v6_do_rcv()): a kept route
  * that went stale or is for another device is dropped, and the packet's
@@ -62,19 +63,12 @@
  * serial number, so comparing pointers is not enough.  The socket's
  * destructor releases the last route.
  */
-void tonic_rx_dst_keep(struct sock *sk, const struct sk_buff *skb)
+void __tonic_rx_dst_keep(struct sock *sk, const struct sk_buff *skb)
 {
 	struct dst_entry *dst;
 
 	dst = rcu_dereference_protected(sk->sk_rx_dst,
 					lockdep_sock_is_held(sk));
-	/* The kept route, attached by early demux (which checked it), or
-	 * none: it was the kept one and dropped for the backlog, or the
-	 * packet is a batch's datagram.  A kept route gone stale since is
-	 * not attached to the next packet, which is routed and kept.
-	 */
-	if (!skb_dst(skb) || dst == skb_dst(skb))
-		return;
 	if (dst) {
 		if (likely(sk->sk_rx_dst_ifindex == skb->skb_iif &&
 			   dst_check(dst, sk->sk_rx_dst_cookie)))
@@ -252,8 +246,11 @@ tonic_edemux_attach(struct sk_buff *skb, struct sock *sk, struct sock *usk)
 {
 	struct dst_entry *dst;
 
-	if (!sk_fullsock(sk))
-		goto out;
+	/* A timewait or request sock keeps no route. */
+	if (!sk_fullsock(sk)) {
+		sock_gen_put(sk);
+		return;
+	}
 	dst = rcu_dereference(sk->sk_rx_dst);
 	if (!dst || sk->sk_rx_dst_ifindex != skb->skb_iif)
 		goto out;
@@ -269,7 +266,7 @@ tonic_edemux_attach(struct sk_buff *skb, struct sock *sk, struct sock *usk)
 	tonic_edemux_hint_set(skb, sk);
 	TONIC_SK_INC_STATS(sk, TONIC_MIB_EARLY_DEMUX);
 out:
-	sock_gen_put(sk);
+	sock_put(sk);		/* sock_gen_put() of a full socket, inline */
 }
 
 /* First, so that other traffic pays the least: UDP or raw Tonic? */
