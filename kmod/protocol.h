@@ -822,9 +822,7 @@ int tonic_udp6_output(struct sock *sk, struct sk_buff *skb,
 		      struct ipv6_txoptions *opt, int tclass);
 int tonic_udp6_queue_xmit(struct sock *sk, struct sk_buff *skb,
 			  struct flowi *fl);
-int tonic_v4_udp_rcv(struct sk_buff *skb, bool batch);
 int tonic_v4_udp_err(struct sk_buff *skb, u32 info, int offset);
-int tonic_v6_udp_rcv(struct sk_buff *skb, bool batch);
 int tonic_v6_udp_err(struct sk_buff *skb, u32 info, int offset);
 
 /* sock/gro.c: GRO on the UDP wire */
@@ -874,6 +872,8 @@ void tonic_v6_ctl_sock_destroy(struct net *net);
 extern struct proto tonic_v4_prot;
 /* IPv4's family hooks; IPv4-mapped IPv6 sockets use them too (ipv6.c). */
 extern const struct tonic_af_ops tonic_ipv4_af_ops;
+/* IPv6's, for the UDP tunnel socket's receive (udp.c). */
+extern const struct tonic_af_ops tonic_ipv6_af_ops;
 void tonic_v6_child_pinfo(const struct sock *sk, struct sock *newsk);
 void tonic_ipv4_exit(void);
 int tonic_ipv6_init(void);

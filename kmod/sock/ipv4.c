@@ -511,23 +511,6 @@ static int tonic_v4_rcv(struct sk_buff *skb)
 	return tonic_demux(skb, &tonic_ipv4_af_ops);
 }
 
-/**
- * tonic_v4_udp_rcv() - receive an IPv4 Tonic packet that came in UDP
- * @skb: the packet at its Tonic header (UDP header pulled, checksum
- *	verified by UDP)
- * @batch: @skb is a GRO batch of datagrams (gro.c)
- *
- * Return: 0 (consumed).  tonic_v6_udp_rcv() is the same for IPv6.
- *
- * From the UDP tunnel socket, the UDP header pulled.
- */
-int tonic_v4_udp_rcv(struct sk_buff *skb, bool batch)
-{
-	TONIC_SKB_CB(skb)->udp = 1;
-	TONIC_SKB_CB(skb)->batch = batch;
-	return tonic_demux(skb, &tonic_ipv4_af_ops);
-}
-
 static int tonic_v4_init_sock(struct sock *sk)
 {
 	int err = tonic_init_sock(sk);
