@@ -47,12 +47,7 @@ bool __tonic_pull_hdr(struct sk_buff *skb, unsigned int len)
 	    skb_end_pointer(skb) - skb_tail_pointer(skb) < need ||
 	    PageHighMem(skb_frag_page(f)))
 		return pskb_may_pull(skb, len);
-	/* In practice the header alone: a copy of constant size, inline. */
-	if (likely(need == TONIC_HDR_LEN))
-		memcpy(skb_tail_pointer(skb), skb_frag_address(f),
-		       TONIC_HDR_LEN);
-	else
-		memcpy(skb_tail_pointer(skb), skb_frag_address(f), need);
+	memcpy(skb_tail_pointer(skb), skb_frag_address(f), need);
 	skb->tail += need;
 	skb->data_len -= need;
 	__skb_frag_unref(f, skb->pp_recycle);
