@@ -437,6 +437,8 @@ struct tonic_skb_cb {
  *	included); true if it is bad
  * @lookup: the socket (or request or timewait sock) a received packet
  *	belongs to; sets *@refcounted as __inet_lookup_skb()
+ * @policy_check: the xfrm policy admits a received packet for @sk (NULL:
+ *	no socket)
  * @send_reset: answer a received packet with a reset from the control
  *	socket
  * @init_req: fill a new request sock's addresses and interface from the
@@ -459,6 +461,7 @@ struct tonic_af_ops {
 	bool (*csum_bad)(struct sk_buff *skb);
 	struct sock *(*lookup)(struct sk_buff *skb, const struct tonichdr *th,
 			       bool *refcounted);
+	bool (*policy_check)(struct sock *sk, struct sk_buff *skb);
 	void (*send_reset)(struct net *net, struct sk_buff *skb);
 	void (*init_req)(struct request_sock *req, const struct sock *sk,
 			 struct sk_buff *skb);

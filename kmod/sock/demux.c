@@ -20,7 +20,6 @@
 #include <net/request_sock.h>
 #include <net/sock.h>
 #include <net/tcp_states.h>
-#include <net/xfrm.h>
 
 #include "protocol.h"
 
@@ -99,18 +98,6 @@ static __always_inline bool tonic_ip_ce(const struct sk_buff *skb,
 		return INET_ECN_is_ce(ipv6_get_dsfield(ipv6_hdr(skb)));
 #endif
 	return INET_ECN_is_ce(ip_hdr(skb)->tos);
-}
-
-/* Does the xfrm policy admit @skb for @sk (NULL: no socket)?  Inline too. */
-static __always_inline bool tonic_policy_ok(struct sock *sk,
-					    struct sk_buff *skb,
-					    const struct tonic_af_ops *af)
-{
-#if IS_ENABLED(CONFIG_IPV6)
-	if (af->family == AF_INET6)
-		return xfrm6_policy_check(sk, XFRM_POLICY_IN, skb);
-#endif
-	return xfrm4_policy_check(sk, XFRM_POLICY_IN, skb);
 }
 
 /*
@@ -315,13 +302,13 @@ found:
 	}
 	if (sk->sk_protocol != tonic_protocol || !tonic_family_ok(sk, af))
 		goto discard_and_relse;
-	if (!tonic_policy_ok(sk, skb, af))
+	if (!af->policy_check(sk, skb))
 		goto discard_and_relse;
 	nf_reset_ct(skb);
 	return __tonic_sk_receive_skb(sk, skb, refcounted);
 
 no_sock:
-	if (!tonic_policy_ok(NULL, skb, af))
+	if (!af->policy_check(NULL, skb))
 		goto discard;
 	TONIC_INC_STATS(net, TONIC_MIB_DROP_NOSOCK);
 	af->send_reset(net, skb);

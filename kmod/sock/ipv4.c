@@ -23,6 +23,7 @@
 #include <net/sock.h>
 #include <net/tcp.h>
 #include <net/tcp_states.h>
+#include <net/xfrm.h>
 
 #include "protocol.h"
 
@@ -372,6 +373,11 @@ static struct sock *tonic_v4_lookup(struct sk_buff *skb,
 				 refcounted);
 }
 
+static bool tonic_v4_policy_check(struct sock *sk, struct sk_buff *skb)
+{
+	return xfrm4_policy_check(sk, XFRM_POLICY_IN, skb);
+}
+
 /* @offset: from the quoted IP header to the quoted Tonic header */
 static int __tonic_v4_err(struct sk_buff *skb, u32 info, int offset)
 {
@@ -489,6 +495,7 @@ const struct tonic_af_ops tonic_ipv4_af_ops = {
 	.family		= AF_INET,
 	.csum_bad	= tonic_v4_csum_bad,
 	.lookup		= tonic_v4_lookup,
+	.policy_check	= tonic_v4_policy_check,
 	.send_reset	= tonic_v4_send_reset,
 	.init_req	= tonic_v4_init_req,
 	.init_seq	= tonic_v4_init_seq,

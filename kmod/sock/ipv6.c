@@ -30,6 +30,7 @@
 #include <net/tcp.h>
 #include <net/tcp_states.h>
 #include <net/transp_v6.h>
+#include <net/xfrm.h>
 
 #include "protocol.h"
 #include "compat.h"
@@ -505,6 +506,11 @@ static struct sock *tonic_v6_lookup(struct sk_buff *skb,
 				  inet6_sdif(skb), refcounted);
 }
 
+static bool tonic_v6_policy_check(struct sock *sk, struct sk_buff *skb)
+{
+	return xfrm6_policy_check(sk, XFRM_POLICY_IN, skb);
+}
+
 static int __tonic_v6_err(struct sk_buff *skb, u8 type, u8 code, int offset,
 			  __be32 info)
 {
@@ -585,6 +591,7 @@ const struct tonic_af_ops tonic_ipv6_af_ops = {
 	.family		= AF_INET6,
 	.csum_bad	= tonic_v6_csum_bad,
 	.lookup		= tonic_v6_lookup,
+	.policy_check	= tonic_v6_policy_check,
 	.send_reset	= tonic_v6_send_reset,
 	.init_req	= tonic_v6_init_req,
 	.init_seq	= tonic_v6_init_seq,
