@@ -787,19 +787,23 @@ void __tonic_rx_dst_keep(struct sock *sk, const struct sk_buff *skb);
  * @sk: a connection taking data, locked (or owned by the user)
  * @skb: a packet for it that came through routing or early demux
  *
- * Most come with the kept route, attached by early demux (which checked
- * it), or with none: it was the kept one and dropped for the backlog, or
- * the packet is a batch's datagram.  A kept route gone stale since is not
- * attached to the next packet, which is routed and kept.
+ * Most IPv4 packets come with the kept route, attached by early demux
+ * (which checked it), or with none: it was the kept one and dropped for
+ * the backlog, or the packet is a batch's datagram.  A kept IPv4 route
+ * gone stale since is not attached to the next packet, which is routed
+ * to a new one and kept.  An IPv6 route is checked each time: routing
+ * can return a stale one as the same object (__tonic_rx_dst_keep()).
  */
 static inline void tonic_rx_dst_keep(struct sock *sk,
 				     const struct sk_buff *skb)
 {
 	struct dst_entry *dst = skb_dst(skb);
 
-	if (dst && dst != rcu_access_pointer(sk->sk_rx_dst))
+	if (dst && (dst != rcu_access_pointer(sk->sk_rx_dst) ||
+		    skb->protocol == htons(ETH_P_IPV6)))
 		__tonic_rx_dst_keep(sk, skb);
 }
+
 void tonic_rx_dst_forget(struct sock *sk);
 void tonic_edemux_enable(struct net *net);
 void tonic_edemux_sync(struct net *net);

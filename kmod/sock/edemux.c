@@ -53,38 +53,40 @@
 /**
  * __tonic_rx_dst_keep() - keep the input route of a connection's packets
  * @sk: a connection taking data, locked (or owned by the user)
- * @skb: a packet for it that came through routing, with a route that is
- *	not the kept one (tonic_rx_dst_keep() asks)
+ * @skb: a packet for it with a route: not the kept one, or an IPv6 one
+ *	(tonic_rx_dst_keep() asks)
  *
  * As TCP's receive path (tcp_v4_do_rcv(), tcp_v6_do_rcv()): a kept route
  * that went stale or is for another device is dropped, and the packet's
  * own route kept instead, with the serial number IPv6 checks it against.
- * An IPv6 route can go stale and come back as the same object with a new
- * serial number, so comparing pointers is not enough.  The socket's
- * destructor releases the last route.
+ * An IPv6 route can go stale (any change to the namespace's IPv6 routes)
+ * and come back from routing as the same object: it is kept again with
+ * the new serial number, else early demux would miss every later packet
+ * of the connection.  The socket's destructor releases the last route.
  */
 void __tonic_rx_dst_keep(struct sock *sk, const struct sk_buff *skb)
 {
-	struct dst_entry *dst;
+	struct dst_entry *old, *dst;
 
-	dst = rcu_dereference_protected(sk->sk_rx_dst,
+	old = rcu_dereference_protected(sk->sk_rx_dst,
 					lockdep_sock_is_held(sk));
-	if (dst) {
-		if (likely(sk->sk_rx_dst_ifindex == skb->skb_iif &&
-			   dst_check(dst, sk->sk_rx_dst_cookie)))
-			return;
-		RCU_INIT_POINTER(sk->sk_rx_dst, NULL);
-		dst_release(dst);
-	}
-	dst = skb_dst(skb);
-	if (!dst || !dst_hold_safe(dst))
+	if (old && likely(sk->sk_rx_dst_ifindex == skb->skb_iif &&
+			  dst_check(old, sk->sk_rx_dst_cookie)))
 		return;
-	rcu_assign_pointer(sk->sk_rx_dst, dst);
-	sk->sk_rx_dst_ifindex = skb->skb_iif;
+	/* Held before @old is released: they may be one object. */
+	dst = skb_dst(skb);
+	if (dst && dst_hold_safe(dst)) {
+		sk->sk_rx_dst_ifindex = skb->skb_iif;
 #if IS_ENABLED(CONFIG_IPV6)
-	if (skb->protocol == htons(ETH_P_IPV6))
-		sk->sk_rx_dst_cookie = rt6_get_cookie(dst_rt6_info(dst));
+		if (skb->protocol == htons(ETH_P_IPV6))
+			sk->sk_rx_dst_cookie =
+				rt6_get_cookie(dst_rt6_info(dst));
 #endif
+	} else {
+		dst = NULL;
+	}
+	rcu_assign_pointer(sk->sk_rx_dst, dst);
+	dst_release(old);
 }
 
 /**
