@@ -19,6 +19,7 @@
 #define _TONIC_PROTOCOL_H
 
 #include <linux/hrtimer.h>
+#include <linux/netfilter.h>
 #include <linux/percpu.h>
 #include <linux/skbuff.h>
 #include <net/inet_connection_sock.h>
@@ -91,6 +92,8 @@ struct tonic_mib {
  * @udp_failed: the port that last failed to bind (logged once)
  * @edemux_used: a Tonic socket connected or listened here (edemux.c)
  * @edemux_on: the early demux hooks are registered
+ * @edemux_ops: those hooks, this namespace's copy: their priv is this
+ *	struct, which they then need not look up for each packet
  */
 struct tonic_net {
 	struct net *net;
@@ -128,6 +131,7 @@ struct tonic_net {
 	int udp_failed;
 	bool edemux_used;
 	bool edemux_on;
+	struct nf_hook_ops edemux_ops[2];
 };
 
 /* net.tonic.encap */
@@ -431,7 +435,6 @@ struct tonic_skb_cb {
  * @family: AF_INET or AF_INET6
  * @csum_bad: verify a received packet's checksum (pseudo header
  *	included); true if it is bad
- * @ce: the received packet carried ECN CE
  * @lookup: the socket (or request or timewait sock) a received packet
  *	belongs to; sets *@refcounted as __inet_lookup_skb()
  * @policy_check: the xfrm policy admits a received packet for @sk (NULL:
@@ -456,7 +459,6 @@ struct tonic_af_ops {
 	struct inet_connection_sock_af_ops icsk;
 	int family;
 	bool (*csum_bad)(struct sk_buff *skb);
-	bool (*ce)(const struct sk_buff *skb);
 	struct sock *(*lookup)(struct sk_buff *skb, const struct tonichdr *th,
 			       bool *refcounted);
 	bool (*policy_check)(struct sock *sk, struct sk_buff *skb);
@@ -615,7 +617,6 @@ static inline bool tonic_pull_hdr(struct sk_buff *skb, unsigned int len)
 {
 	return likely(skb_headlen(skb) >= len) || __tonic_pull_hdr(skb, len);
 }
-bool tonic_hdr_bad(struct sk_buff *skb);
 bool tonic_err_full_sk(struct sock *sk, u32 seq, bool abort);
 bool tonic_err_seq_ok(struct sock *sk, u32 seq);
 void tonic_err_report(struct sock *sk, int err);
@@ -779,7 +780,30 @@ int tonic_udp_net_init(struct net *net);
 void tonic_udp_net_exit(struct net *net);
 
 /* edemux.c */
-void tonic_rx_dst_keep(struct sock *sk, const struct sk_buff *skb);
+void __tonic_rx_dst_keep(struct sock *sk, const struct sk_buff *skb);
+
+/**
+ * tonic_rx_dst_keep() - keep the input route of a connection's packets
+ * @sk: a connection taking data, locked (or owned by the user)
+ * @skb: a packet for it that came through routing or early demux
+ *
+ * Most IPv4 packets come with the kept route, attached by early demux
+ * (which checked it), or with none: it was the kept one and dropped for
+ * the backlog, or the packet is a batch's datagram.  A kept IPv4 route
+ * gone stale since is not attached to the next packet, which is routed
+ * to a new one and kept.  An IPv6 route is checked each time: routing
+ * can return a stale one as the same object (__tonic_rx_dst_keep()).
+ */
+static inline void tonic_rx_dst_keep(struct sock *sk,
+				     const struct sk_buff *skb)
+{
+	struct dst_entry *dst = skb_dst(skb);
+
+	if (dst && (dst != rcu_access_pointer(sk->sk_rx_dst) ||
+		    skb->protocol == htons(ETH_P_IPV6)))
+		__tonic_rx_dst_keep(sk, skb);
+}
+
 void tonic_rx_dst_forget(struct sock *sk);
 void tonic_edemux_enable(struct net *net);
 void tonic_edemux_sync(struct net *net);
@@ -802,9 +826,7 @@ int tonic_udp6_output(struct sock *sk, struct sk_buff *skb,
 		      struct ipv6_txoptions *opt, int tclass);
 int tonic_udp6_queue_xmit(struct sock *sk, struct sk_buff *skb,
 			  struct flowi *fl);
-int tonic_v4_udp_rcv(struct sk_buff *skb, bool batch);
 int tonic_v4_udp_err(struct sk_buff *skb, u32 info, int offset);
-int tonic_v6_udp_rcv(struct sk_buff *skb, bool batch);
 int tonic_v6_udp_err(struct sk_buff *skb, u32 info, int offset);
 
 /* sock/gro.c: GRO on the UDP wire */
@@ -854,6 +876,8 @@ void tonic_v6_ctl_sock_destroy(struct net *net);
 extern struct proto tonic_v4_prot;
 /* IPv4's family hooks; IPv4-mapped IPv6 sockets use them too (ipv6.c). */
 extern const struct tonic_af_ops tonic_ipv4_af_ops;
+/* IPv6's, for the UDP tunnel socket's receive (udp.c). */
+extern const struct tonic_af_ops tonic_ipv6_af_ops;
 void tonic_v6_child_pinfo(const struct sock *sk, struct sock *newsk);
 void tonic_ipv4_exit(void);
 int tonic_ipv6_init(void);

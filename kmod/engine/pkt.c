@@ -4,34 +4,6 @@
  */
 #include "pkt.h"
 
-u32 tonic_pkt_hdr_len(u8 type)
-{
-	if (!type || type >= __TONIC_PKT_MAX)
-		return 0;
-	if (type == TONIC_PKT_SYN || type == TONIC_PKT_SYNACK)
-		return TONIC_SYN_LEN;
-	return TONIC_HDR_LEN;
-}
-
-enum tonic_pkt_err tonic_pkt_check(const struct tonichdr *th, u32 pkt_len)
-{
-	u32 hlen = tonic_pkt_hdr_len(th->type);
-	u32 len = tenv_be16(th->len);
-
-	if (!hlen)
-		return TONIC_PKT_ETYPE;
-	if (pkt_len < hlen)
-		return TONIC_PKT_ESHORT;
-	if (pkt_len != hlen + len)
-		return TONIC_PKT_ELEN;
-	/* Only DATA carries payload, and DATA always does. */
-	if ((th->type == TONIC_PKT_DATA) != (len != 0))
-		return TONIC_PKT_EPAYLOAD;
-	if (!th->source || !th->dest)
-		return TONIC_PKT_EPORT;
-	return TONIC_PKT_OK;
-}
-
 void tonic_syn_parse(const struct tonic_synopt *opt,
 		     struct tonic_syn_view *view)
 {

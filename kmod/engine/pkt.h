@@ -9,7 +9,8 @@
  * bytes say on their own (type, lengths, ports) and turns the header and
  * the SYN options into host-order views; checksums, pulling the header
  * into the linear area and every decision that needs connection state
- * stay with the caller.
+ * stay with the caller.  The two header checks are inline: the demux
+ * runs them on every packet.
  */
 #ifndef _TONIC_PKT_H
 #define _TONIC_PKT_H
@@ -89,7 +90,14 @@ struct tonic_pkt {
  * Return: TONIC_HDR_LEN, TONIC_SYN_LEN (SYN, SYN-ACK), or 0 for an
  * unknown type.
  */
-u32 tonic_pkt_hdr_len(u8 type);
+static inline u32 tonic_pkt_hdr_len(u8 type)
+{
+	if (!type || type >= __TONIC_PKT_MAX)
+		return 0;
+	if (type == TONIC_PKT_SYN || type == TONIC_PKT_SYNACK)
+		return TONIC_SYN_LEN;
+	return TONIC_HDR_LEN;
+}
 
 /**
  * tonic_pkt_check() - check a header against the packet's length
@@ -98,7 +106,25 @@ u32 tonic_pkt_hdr_len(u8 type);
  *
  * Return: TONIC_PKT_OK or an enum tonic_pkt_err.
  */
-enum tonic_pkt_err tonic_pkt_check(const struct tonichdr *th, u32 pkt_len);
+static inline enum tonic_pkt_err tonic_pkt_check(const struct tonichdr *th,
+						 u32 pkt_len)
+{
+	u32 hlen = tonic_pkt_hdr_len(th->type);
+	u32 len = tenv_be16(th->len);
+
+	if (!hlen)
+		return TONIC_PKT_ETYPE;
+	if (pkt_len < hlen)
+		return TONIC_PKT_ESHORT;
+	if (pkt_len != hlen + len)
+		return TONIC_PKT_ELEN;
+	/* Only DATA carries payload, and DATA always does. */
+	if ((th->type == TONIC_PKT_DATA) != (len != 0))
+		return TONIC_PKT_EPAYLOAD;
+	if (!th->source || !th->dest)
+		return TONIC_PKT_EPORT;
+	return TONIC_PKT_OK;
+}
 
 /**
  * tonic_syn_parse() - the SYN options in host order

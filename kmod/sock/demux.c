@@ -12,7 +12,9 @@
 #include <linux/filter.h>
 #include <linux/ipv6.h>
 #include <linux/skbuff_ref.h>
+#include <net/dsfield.h>
 #include <net/inet_connection_sock.h>
+#include <net/inet_ecn.h>
 #include <net/inet_hashtables.h>
 #include <net/inet_timewait_sock.h>
 #include <net/request_sock.h>
@@ -53,34 +55,49 @@ bool __tonic_pull_hdr(struct sk_buff *skb, unsigned int len)
 	return true;
 }
 
-/**
- * tonic_hdr_bad() - sanity-check the header of a received packet
- * @skb: packet with data at the Tonic header
- *
- * Pulls the header (and SYN options) into the linear area.  Of a GRO
- * batch, the first datagram is checked, and must be DATA: GRO merges
- * nothing else.  The others, rebuilt from that header with their own
- * seq and length (tonic_batch_detach()), then pass too.
+/*
+ * Sanity-check the header of a received packet, data at the header: pull
+ * it (and SYN options) into the linear area.  Of a GRO batch, the first
+ * datagram is checked, and must be DATA: GRO merges nothing else.  The
+ * others, rebuilt from that header with their own seq and length
+ * (tonic_batch_detach()), then pass too.  Inline, as the byte-level
+ * checks (engine/pkt.h, fuzzed): every packet passes here.
  *
  * Return: true if the packet is malformed.
  */
-bool tonic_hdr_bad(struct sk_buff *skb)
+static __always_inline bool tonic_hdr_bad(struct sk_buff *skb)
 {
+	const struct tonichdr *th;
 	u32 len = skb->len;
 	u32 hlen;
 
 	if (!tonic_pull_hdr(skb, TONIC_HDR_LEN))
 		return true;
+	th = tonic_hdr(skb);
 	if (TONIC_SKB_CB(skb)->batch) {
-		if (tonic_hdr(skb)->type != TONIC_PKT_DATA)
+		if (th->type != TONIC_PKT_DATA)
 			return true;
 		len = TONIC_HDR_LEN + skb_shinfo(skb)->gso_size;
 	}
-	hlen = tonic_pkt_hdr_len(tonic_hdr(skb)->type);
-	if (!hlen || !pskb_may_pull(skb, hlen))
-		return true;
-	/* The byte-level checks are portable (engine/pkt.c, fuzzed). */
-	return tonic_pkt_check(tonic_hdr(skb), len) != TONIC_PKT_OK;
+	/* Only a SYN's options are beyond what is pulled already. */
+	hlen = tonic_pkt_hdr_len(th->type);
+	if (hlen > TONIC_HDR_LEN) {
+		if (!pskb_may_pull(skb, hlen))
+			return true;
+		th = tonic_hdr(skb);
+	}
+	return tonic_pkt_check(th, len) != TONIC_PKT_OK;
+}
+
+/* Did the packet carry ECN CE?  Per packet: inline, not a family op. */
+static __always_inline bool tonic_ip_ce(const struct sk_buff *skb,
+					const struct tonic_af_ops *af)
+{
+#if IS_ENABLED(CONFIG_IPV6)
+	if (af->family == AF_INET6)
+		return INET_ECN_is_ce(ipv6_get_dsfield(ipv6_hdr(skb)));
+#endif
+	return INET_ECN_is_ce(ip_hdr(skb)->tos);
 }
 
 /*
@@ -109,19 +126,14 @@ static int tonic_batch_split(struct sk_buff *skb,
 	return 0;
 }
 
-/**
- * tonic_sk_receive_skb() - hand a packet to its socket or its backlog
- * @sk: the socket found by the lookup
- * @skb: the packet
- * @refcounted: the lookup took a reference on @sk
- *
- * Return: 0 (the skb is consumed).
- *
+/*
  * __sk_receive_skb() without its rcvbuf check: the receive window and
  * tonic_data_rcv() bound memory, and ACKs must get through to a sender whose
- * receive queue is full.
+ * receive queue is full.  Inline in tonic_demux(), for each packet.
  */
-int tonic_sk_receive_skb(struct sock *sk, struct sk_buff *skb, bool refcounted)
+static __always_inline int __tonic_sk_receive_skb(struct sock *sk,
+						  struct sk_buff *skb,
+						  bool refcounted)
 {
 	if (sk_filter_trim_cap(sk, skb, TONIC_HDR_LEN))
 		goto discard;
@@ -155,6 +167,19 @@ discard:
 	if (refcounted)
 		sock_put(sk);
 	return 0;
+}
+
+/**
+ * tonic_sk_receive_skb() - hand a packet to its socket or its backlog
+ * @sk: the socket found by the lookup
+ * @skb: the packet
+ * @refcounted: the lookup took a reference on @sk
+ *
+ * Return: 0 (the skb is consumed).
+ */
+int tonic_sk_receive_skb(struct sock *sk, struct sk_buff *skb, bool refcounted)
+{
+	return __tonic_sk_receive_skb(sk, skb, refcounted);
 }
 
 /*
@@ -233,7 +258,7 @@ int tonic_demux(struct sk_buff *skb, const struct tonic_af_ops *af)
 		goto discard;
 	}
 	th = tonic_hdr(skb);
-	TONIC_SKB_CB(skb)->ce = af->ce(skb);
+	TONIC_SKB_CB(skb)->ce = tonic_ip_ce(skb, af);
 
 	/* Early demux may have found the connection for this packet. */
 	sk = tonic_edemux_sk(net, skb, th);
@@ -280,7 +305,7 @@ found:
 	if (!af->policy_check(sk, skb))
 		goto discard_and_relse;
 	nf_reset_ct(skb);
-	return tonic_sk_receive_skb(sk, skb, refcounted);
+	return __tonic_sk_receive_skb(sk, skb, refcounted);
 
 no_sock:
 	if (!af->policy_check(NULL, skb))

@@ -51,46 +51,42 @@
 #include "protocol.h"
 
 /**
- * tonic_rx_dst_keep() - keep the input route of a connection's packets
+ * __tonic_rx_dst_keep() - keep the input route of a connection's packets
  * @sk: a connection taking data, locked (or owned by the user)
- * @skb: a packet for it that came through routing or early demux
+ * @skb: a packet for it with a route: not the kept one, or an IPv6 one
+ *	(tonic_rx_dst_keep() asks)
  *
  * As TCP's receive path (tcp_v4_do_rcv(), tcp_v6_do_rcv()): a kept route
  * that went stale or is for another device is dropped, and the packet's
  * own route kept instead, with the serial number IPv6 checks it against.
- * An IPv6 route can go stale and come back as the same object with a new
- * serial number, so comparing pointers is not enough.  The socket's
- * destructor releases the last route.
+ * An IPv6 route can go stale (any change to the namespace's IPv6 routes)
+ * and come back from routing as the same object: it is kept again with
+ * the new serial number, else early demux would miss every later packet
+ * of the connection.  The socket's destructor releases the last route.
  */
-void tonic_rx_dst_keep(struct sock *sk, const struct sk_buff *skb)
+void __tonic_rx_dst_keep(struct sock *sk, const struct sk_buff *skb)
 {
-	struct dst_entry *dst;
+	struct dst_entry *old, *dst;
 
-	dst = rcu_dereference_protected(sk->sk_rx_dst,
+	old = rcu_dereference_protected(sk->sk_rx_dst,
 					lockdep_sock_is_held(sk));
-	/* The kept route, attached by early demux (which checked it), or
-	 * none: it was the kept one and dropped for the backlog, or the
-	 * packet is a batch's datagram.  A kept route gone stale since is
-	 * not attached to the next packet, which is routed and kept.
-	 */
-	if (!skb_dst(skb) || dst == skb_dst(skb))
+	if (old && likely(sk->sk_rx_dst_ifindex == skb->skb_iif &&
+			  dst_check(old, sk->sk_rx_dst_cookie)))
 		return;
-	if (dst) {
-		if (likely(sk->sk_rx_dst_ifindex == skb->skb_iif &&
-			   dst_check(dst, sk->sk_rx_dst_cookie)))
-			return;
-		RCU_INIT_POINTER(sk->sk_rx_dst, NULL);
-		dst_release(dst);
-	}
+	/* Held before @old is released: they may be one object. */
 	dst = skb_dst(skb);
-	if (!dst || !dst_hold_safe(dst))
-		return;
-	rcu_assign_pointer(sk->sk_rx_dst, dst);
-	sk->sk_rx_dst_ifindex = skb->skb_iif;
+	if (dst && dst_hold_safe(dst)) {
+		sk->sk_rx_dst_ifindex = skb->skb_iif;
 #if IS_ENABLED(CONFIG_IPV6)
-	if (skb->protocol == htons(ETH_P_IPV6))
-		sk->sk_rx_dst_cookie = rt6_get_cookie(dst_rt6_info(dst));
+		if (skb->protocol == htons(ETH_P_IPV6))
+			sk->sk_rx_dst_cookie =
+				rt6_get_cookie(dst_rt6_info(dst));
 #endif
+	} else {
+		dst = NULL;
+	}
+	rcu_assign_pointer(sk->sk_rx_dst, dst);
+	dst_release(old);
 }
 
 /**
@@ -252,8 +248,11 @@ tonic_edemux_attach(struct sk_buff *skb, struct sock *sk, struct sock *usk)
 {
 	struct dst_entry *dst;
 
-	if (!sk_fullsock(sk))
-		goto out;
+	/* A timewait or request sock keeps no route. */
+	if (!sk_fullsock(sk)) {
+		sock_gen_put(sk);
+		return;
+	}
 	dst = rcu_dereference(sk->sk_rx_dst);
 	if (!dst || sk->sk_rx_dst_ifindex != skb->skb_iif)
 		goto out;
@@ -269,7 +268,7 @@ tonic_edemux_attach(struct sk_buff *skb, struct sock *sk, struct sock *usk)
 	tonic_edemux_hint_set(skb, sk);
 	TONIC_SK_INC_STATS(sk, TONIC_MIB_EARLY_DEMUX);
 out:
-	sock_gen_put(sk);
+	sock_put(sk);		/* sock_gen_put() of a full socket, inline */
 }
 
 /* First, so that other traffic pays the least: UDP or raw Tonic? */
@@ -294,14 +293,14 @@ static unsigned int tonic_v4_edemux(void *priv, struct sk_buff *skb,
 				    const struct nf_hook_state *state)
 {
 	const struct iphdr *iph = ip_hdr(skb);
+	const struct tonic_net *tn = priv;
 	struct sock *sk, *usk;
 	__be16 ports[2];
 
 	if (!tonic_edemux_proto(iph->protocol) ||
 	    !tonic_edemux_wanted(state->net, skb) || ip_is_fragment(iph) ||
 	    !tonic_edemux_ports(skb, iph->protocol, ip_hdrlen(skb),
-				READ_ONCE(tonic_pernet(state->net)->udp_sock4), ports,
-				&usk))
+				READ_ONCE(tn->udp_sock4), ports, &usk))
 		return NF_ACCEPT;
 	iph = ip_hdr(skb);
 	sk = __inet_lookup_established(state->net, &tonic_hashinfo,
@@ -317,6 +316,7 @@ static unsigned int tonic_v6_edemux(void *priv, struct sk_buff *skb,
 				    const struct nf_hook_state *state)
 {
 	const struct ipv6hdr *ip6h = ipv6_hdr(skb);
+	const struct tonic_net *tn = priv;
 	struct sock *sk, *usk;
 	__be16 ports[2];
 
@@ -324,8 +324,7 @@ static unsigned int tonic_v6_edemux(void *priv, struct sk_buff *skb,
 	if (!tonic_edemux_proto(ip6h->nexthdr) ||
 	    !tonic_edemux_wanted(state->net, skb) ||
 	    !tonic_edemux_ports(skb, ip6h->nexthdr, sizeof(*ip6h),
-				READ_ONCE(tonic_pernet(state->net)->udp_sock6), ports,
-				&usk))
+				READ_ONCE(tn->udp_sock6), ports, &usk))
 		return NF_ACCEPT;
 	ip6h = ipv6_hdr(skb);
 	sk = __inet6_lookup_established(state->net, &tonic_hashinfo,
@@ -337,7 +336,10 @@ static unsigned int tonic_v6_edemux(void *priv, struct sk_buff *skb,
 }
 #endif
 
-/* After every other hook (NAT's included): see the file comment. */
+/*
+ * After every other hook (NAT's included): see the file comment.  Each
+ * namespace registers a copy whose priv is its struct tonic_net.
+ */
 static const struct nf_hook_ops tonic_edemux_ops[] = {
 	{
 		.hook		= tonic_v4_edemux,
@@ -359,15 +361,23 @@ static const struct nf_hook_ops tonic_edemux_ops[] = {
 static void __tonic_edemux_sync(struct net *net, struct tonic_net *tn)
 {
 	bool want = tn->edemux_used && READ_ONCE(tn->early_demux);
+	int i;
 
+	BUILD_BUG_ON(sizeof(tn->edemux_ops) < sizeof(tonic_edemux_ops));
 	if (want == tn->edemux_on)
 		return;
-	if (want && nf_register_net_hooks(net, tonic_edemux_ops,
+	if (want) {
+		memcpy(tn->edemux_ops, tonic_edemux_ops,
+		       sizeof(tonic_edemux_ops));
+		for (i = 0; i < ARRAY_SIZE(tonic_edemux_ops); i++)
+			tn->edemux_ops[i].priv = tn;
+		if (nf_register_net_hooks(net, tn->edemux_ops,
 					  ARRAY_SIZE(tonic_edemux_ops)))
-		return;		/* no early demux, nothing else lost */
-	if (!want)
-		nf_unregister_net_hooks(net, tonic_edemux_ops,
+			return;		/* no early demux, nothing else lost */
+	} else {
+		nf_unregister_net_hooks(net, tn->edemux_ops,
 					ARRAY_SIZE(tonic_edemux_ops));
+	}
 	WRITE_ONCE(tn->edemux_on, want);
 }
 

@@ -365,11 +365,6 @@ static bool tonic_v4_csum_bad(struct sk_buff *skb)
 	       skb_checksum_complete(skb);
 }
 
-static bool tonic_v4_ce(const struct sk_buff *skb)
-{
-	return INET_ECN_is_ce(ip_hdr(skb)->tos);
-}
-
 static struct sock *tonic_v4_lookup(struct sk_buff *skb,
 				    const struct tonichdr *th, bool *refcounted)
 {
@@ -499,7 +494,6 @@ const struct tonic_af_ops tonic_ipv4_af_ops = {
 	},
 	.family		= AF_INET,
 	.csum_bad	= tonic_v4_csum_bad,
-	.ce		= tonic_v4_ce,
 	.lookup		= tonic_v4_lookup,
 	.policy_check	= tonic_v4_policy_check,
 	.send_reset	= tonic_v4_send_reset,
@@ -514,23 +508,6 @@ static int tonic_v4_rcv(struct sk_buff *skb)
 {
 	TONIC_SKB_CB(skb)->udp = 0;
 	TONIC_SKB_CB(skb)->batch = 0;
-	return tonic_demux(skb, &tonic_ipv4_af_ops);
-}
-
-/**
- * tonic_v4_udp_rcv() - receive an IPv4 Tonic packet that came in UDP
- * @skb: the packet at its Tonic header (UDP header pulled, checksum
- *	verified by UDP)
- * @batch: @skb is a GRO batch of datagrams (gro.c)
- *
- * Return: 0 (consumed).  tonic_v6_udp_rcv() is the same for IPv6.
- *
- * From the UDP tunnel socket, the UDP header pulled.
- */
-int tonic_v4_udp_rcv(struct sk_buff *skb, bool batch)
-{
-	TONIC_SKB_CB(skb)->udp = 1;
-	TONIC_SKB_CB(skb)->batch = batch;
 	return tonic_demux(skb, &tonic_ipv4_af_ops);
 }
 

@@ -42,7 +42,6 @@ struct tonic6_sock {
 
 /* IPv4-mapped sockets: filled in from IPv4's by tonic_ipv6_init(). */
 static struct tonic_af_ops tonic_ipv6_mapped __ro_after_init;
-static const struct tonic_af_ops tonic_ipv6_af_ops;
 
 /* Packets that are no connection's (SYN-ACK, reset): in software. */
 static void tonic_v6_csum(struct sk_buff *skb, const struct in6_addr *saddr,
@@ -499,11 +498,6 @@ static bool tonic_v6_csum_bad(struct sk_buff *skb)
 	       skb_checksum_complete(skb);
 }
 
-static bool tonic_v6_ce(const struct sk_buff *skb)
-{
-	return INET_ECN_is_ce(ipv6_get_dsfield(ipv6_hdr(skb)));
-}
-
 static struct sock *tonic_v6_lookup(struct sk_buff *skb,
 				    const struct tonichdr *th, bool *refcounted)
 {
@@ -582,7 +576,7 @@ int tonic_v6_udp_err(struct sk_buff *skb, u32 info, int offset)
 			      icmp6_hdr(skb)->icmp6_code, offset, htonl(info));
 }
 
-static const struct tonic_af_ops tonic_ipv6_af_ops = {
+const struct tonic_af_ops tonic_ipv6_af_ops = {
 	.icsk = {
 		.queue_xmit	= tonic_v6_queue_xmit,
 		.send_check	= tonic_v6_send_check,
@@ -596,7 +590,6 @@ static const struct tonic_af_ops tonic_ipv6_af_ops = {
 	},
 	.family		= AF_INET6,
 	.csum_bad	= tonic_v6_csum_bad,
-	.ce		= tonic_v6_ce,
 	.lookup		= tonic_v6_lookup,
 	.policy_check	= tonic_v6_policy_check,
 	.send_reset	= tonic_v6_send_reset,
@@ -611,14 +604,6 @@ static int tonic_v6_rcv(struct sk_buff *skb)
 {
 	TONIC_SKB_CB(skb)->udp = 0;
 	TONIC_SKB_CB(skb)->batch = 0;
-	return tonic_demux(skb, &tonic_ipv6_af_ops);
-}
-
-/* From the UDP tunnel socket, the UDP header pulled. */
-int tonic_v6_udp_rcv(struct sk_buff *skb, bool batch)
-{
-	TONIC_SKB_CB(skb)->udp = 1;
-	TONIC_SKB_CB(skb)->batch = batch;
 	return tonic_demux(skb, &tonic_ipv6_af_ops);
 }
 

@@ -134,11 +134,13 @@ static int tonic_udp_encap_rcv(struct sock *sk, struct sk_buff *skb)
 		}
 		batch = true;
 	}
+	TONIC_SKB_CB(skb)->udp = 1;
+	TONIC_SKB_CB(skb)->batch = batch;
 #if IS_ENABLED(CONFIG_IPV6)
 	if (sk->sk_family == AF_INET6)
-		return tonic_v6_udp_rcv(skb, batch);
+		return tonic_demux(skb, &tonic_ipv6_af_ops);
 #endif
-	return tonic_v4_udp_rcv(skb, batch);
+	return tonic_demux(skb, &tonic_ipv4_af_ops);
 }
 
 /* Any ICMP error for port P is ours; the Tonic lookup follows. */
