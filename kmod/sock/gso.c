@@ -334,6 +334,71 @@ struct tonichdr *tonic_gso_add(struct sock *sk, struct tonic_gso *g,
 	return __tonic_gso_add(sk, g, run, off, len);
 }
 
+/*
+ * Add @m full datagrams whose payload lies in fragment @f of their run,
+ * @foff bytes into it, to the super-packet begun (g->first set), a header
+ * from the template for each: the per-datagram step is two fragment
+ * descriptors and a header.  The caller checked the super-packet's limits
+ * and that the header page has room for @m headers.  The payload page's
+ * references are taken once, the header page's by tonic_gso_hdr_refs().
+ *
+ * Return: how many were added; fewer than @m without memory.
+ */
+static u32 tonic_gso_add_full(struct tonic_gso *g, struct page_frag *pf,
+			      const skb_frag_t *f, u32 foff, u32 m, u32 seq,
+			      const u8 *flags)
+{
+	struct page *page = skb_frag_page(f), *hpage = pf->page;
+	u32 c = g->mss - TONIC_HDR_LEN, poff = skb_frag_off(f) + foff;
+	u32 hoff = pf->offset, k = 0;
+	u8 *hbase = page_address(hpage);
+	struct sk_buff *head = g->first;
+
+	while (k < m) {
+		struct sk_buff *lp = g->last;
+		struct skb_shared_info *si = skb_shinfo(lp);
+		u32 j, end, bytes;
+		skb_frag_t *d;
+
+		if (si->nr_frags + 2 > MAX_SKB_FRAGS) {
+			lp = tonic_gso_grow(g);
+			if (!lp)
+				break;
+			si = skb_shinfo(lp);
+		}
+		end = min_t(u32, m, k + (MAX_SKB_FRAGS - si->nr_frags) / 2);
+		d = &si->frags[si->nr_frags];
+		si->nr_frags += 2 * (end - k);
+		for (j = k; j < end; j++, d += 2) {
+			tonic_gso_hdr((struct tonichdr *)(hbase + hoff), g,
+				      flags[j], c, seq + j);
+			skb_frag_fill_page_desc(d, hpage, hoff, TONIC_HDR_LEN);
+			skb_frag_fill_page_desc(d + 1, page, poff, c);
+			hoff += TONIC_HDR_LEN;
+			poff += c;
+		}
+		bytes = (end - k) * g->mss;
+		lp->len += bytes;
+		lp->data_len += bytes;
+		lp->truesize += bytes;
+		if (lp != head) {
+			head->len += bytes;
+			head->data_len += bytes;
+			head->truesize += bytes;
+		}
+		k = end;
+	}
+	if (k) {
+		folio_ref_add(page_folio(page), k);
+		g->hdr_refs += k;
+		pf->offset = hoff;
+		g->segs += k;
+		g->len += k * g->mss;
+		g->last_len = g->mss;
+	}
+	return k;
+}
+
 /**
  * tonic_gso_add_run() - add the datagrams of consecutive segments of a run
  * @sk: the socket, locked
@@ -344,8 +409,11 @@ struct tonichdr *tonic_gso_add(struct sock *sk, struct tonic_gso *g,
  * @seq: the first one's sequence number on the wire, host order
  * @flags: TONIC_F_* of each
  *
- * As tonic_gso_add() and a header from the template for each segment,
- * in one loop: what is the same for all of them is done once.
+ * As tonic_gso_add() and a header from the template for each segment.
+ * Full datagrams that join a super-packet begun and whose payload lies
+ * in one fragment of @run go in steps (tonic_gso_add_full()): the
+ * fragment found, the limits and the header page checked once per step,
+ * not per datagram.
  *
  * Return: how many datagrams were added; fewer than @n without memory
  * (the rest are not sent).
@@ -354,15 +422,49 @@ u32 tonic_gso_add_run(struct sock *sk, struct tonic_gso *g,
 		      const struct sk_buff *run, u32 off, u32 n, u32 seq,
 		      const u8 *flags)
 {
-	u32 c = tonic_sk(sk)->seg_size, k;
+	struct page_frag *pf = &tonic_sk(sk)->hdr_frag;
+	u32 c = tonic_sk(sk)->seg_size, k = 0;
 
-	for (k = 0; k < n; k++, off += c) {
-		u32 len = min(run->len - off, c);
-		struct tonichdr *th = __tonic_gso_add(sk, g, run, off, len);
+	while (k < n) {
+		u32 len = min(run->len - off, c), foff, m, done;
+		const skb_frag_t *f;
+		struct tonichdr *th;
+		int i;
 
+		i = tonic_run_seek(&g->cur, run, off, &foff);
+		f = &skb_shinfo(run)->frags[i];
+		/* Full datagrams in this fragment that may join now. */
+		m = 0;
+		if (g->first && g->last_len == g->mss &&
+		    g->segs < g->max_segs) {
+			m = min3(n - k, (skb_frag_size(f) - foff) / c,
+				 g->max_segs - g->segs);
+			m = min(m, (g->max_len - g->len) / g->mss);
+		}
+		if (m && (!pf->page ||
+			  pf->offset + TONIC_HDR_LEN > pf->size)) {
+			/* The refill must see every reference to the old page. */
+			tonic_gso_hdr_refs(g, pf);
+			if (!skb_page_frag_refill(TONIC_HDR_LEN, pf, GFP_ATOMIC))
+				break;
+		}
+		if (m) {
+			m = min(m, (pf->size - pf->offset) / TONIC_HDR_LEN);
+			done = tonic_gso_add_full(g, pf, f, foff, m, seq + k,
+						  flags + k);
+			k += done;
+			off += done * c;
+			if (done < m)
+				break;
+			continue;
+		}
+		/* The first of a super-packet, a short one, one across fragments. */
+		th = __tonic_gso_add(sk, g, run, off, len);
 		if (!th)
 			break;
 		tonic_gso_hdr(th, g, flags[k], len, seq + k);
+		k++;
+		off += c;
 	}
 	return k;
 }
