@@ -353,6 +353,8 @@ static u32 tonic_gso_add_full(struct tonic_gso *g, struct page_frag *pf,
 	u32 hoff = pf->offset, k = 0;
 	u8 *hbase = page_address(hpage);
 	struct sk_buff *head = g->first;
+	/* A copy the compiler may keep in registers: no store aliases it. */
+	const struct tonichdr t = g->hdr;
 
 	while (k < m) {
 		struct sk_buff *lp = g->last;
@@ -370,8 +372,8 @@ static u32 tonic_gso_add_full(struct tonic_gso *g, struct page_frag *pf,
 		d = &si->frags[si->nr_frags];
 		si->nr_frags += 2 * (end - k);
 		for (j = k; j < end; j++, d += 2) {
-			tonic_gso_hdr((struct tonichdr *)(hbase + hoff), g,
-				      flags[j], c, seq + j);
+			tonic_tmpl_hdr((struct tonichdr *)(hbase + hoff), &t,
+				       flags[j], c, seq + j);
 			skb_frag_fill_page_desc(d, hpage, hoff, TONIC_HDR_LEN);
 			skb_frag_fill_page_desc(d + 1, page, poff, c);
 			hoff += TONIC_HDR_LEN;
