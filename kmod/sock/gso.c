@@ -230,14 +230,49 @@ void tonic_gso_end(struct sock *sk, struct tonic_gso *g)
 	g->len = 0;
 }
 
-/* A new member of the chain, for fragments the last one has no room for. */
-static struct sk_buff *tonic_gso_grow(struct tonic_gso *g)
+/*
+ * Header page bytes a chain member takes (tonic_gso_grow()): its shared
+ * info, cache-line aligned.
+ */
+#define TONIC_GSO_MEMBER \
+	(SKB_DATA_ALIGN(sizeof(struct skb_shared_info)) + SMP_CACHE_BYTES)
+/* Datagrams of two or more fragments a chain member holds at most. */
+#define TONIC_GSO_PER_MEMBER	(MAX_SKB_FRAGS / 2)
+
+/*
+ * How many of @m datagrams (each two fragments or more) the header
+ * page's @room bytes take: a header each, and the members they may need.
+ */
+static u32 tonic_hdr_fit(u32 room, u32 m)
 {
+	const u32 per = TONIC_GSO_PER_MEMBER * TONIC_HDR_LEN + TONIC_GSO_MEMBER;
+	u32 n = room / per * TONIC_GSO_PER_MEMBER;
+
+	room %= per;
+	if (room > TONIC_GSO_MEMBER)
+		n += (room - TONIC_GSO_MEMBER) / TONIC_HDR_LEN;
+	return min(m, n);
+}
+
+/*
+ * A new member of the chain, for fragments the last one has no room
+ * for: an skb whose head is its shared info alone, built in the header
+ * page (which has TONIC_GSO_MEMBER bytes free), as drivers build
+ * received skbs in page fragments: no kmalloc()ed head to allocate and
+ * free per member.  Its page reference is taken with the headers'.
+ */
+static struct sk_buff *tonic_gso_grow(struct tonic_gso *g,
+				      struct page_frag *pf)
+{
+	const u32 size = SKB_DATA_ALIGN(sizeof(struct skb_shared_info));
+	u32 off = ALIGN(pf->offset, SMP_CACHE_BYTES);
 	struct sk_buff *lp = g->last, *m;
 
-	m = alloc_skb(0, GFP_ATOMIC);
+	m = build_skb(page_address(pf->page) + off, size);
 	if (!m)
 		return NULL;
+	pf->offset = off + size;
+	g->hdr_refs++;
 	if (lp == g->first)
 		skb_shinfo(lp)->frag_list = m;
 	else
@@ -249,11 +284,24 @@ static struct sk_buff *tonic_gso_grow(struct tonic_gso *g)
 
 /* Room for @need more fragments in the chain: a new member if need be. */
 static __always_inline struct sk_buff *tonic_gso_room(struct tonic_gso *g,
+						      struct page_frag *pf,
 						      int need)
 {
 	if (skb_shinfo(g->last)->nr_frags + need <= MAX_SKB_FRAGS)
 		return g->last;
-	return tonic_gso_grow(g);
+	return tonic_gso_grow(g, pf);
+}
+
+/* Room in the header page for a header and a chain member. */
+static bool tonic_hdr_refill(struct tonic_gso *g, struct page_frag *pf)
+{
+	const u32 need = TONIC_HDR_LEN + TONIC_GSO_MEMBER;
+
+	if (pf->page && pf->offset + need <= pf->size)
+		return true;
+	/* The refill must see every reference to the old page. */
+	tonic_gso_hdr_refs(g, pf);
+	return skb_page_frag_refill(need, pf, GFP_ATOMIC);
 }
 
 /* tonic_gso_add(), inlined in the loop of tonic_gso_add_run(). */
@@ -285,13 +333,9 @@ __tonic_gso_add(struct sock *sk, struct tonic_gso *g,
 		return tonic_hdr(head);
 	}
 	head = g->first;
-	if (!pf->page || pf->offset + TONIC_HDR_LEN > pf->size) {
-		/* The refill must see every reference to the old page. */
-		tonic_gso_hdr_refs(g, pf);
-		if (!skb_page_frag_refill(TONIC_HDR_LEN, pf, GFP_ATOMIC))
-			return NULL;
-	}
-	lp = tonic_gso_room(g, n + 1);
+	if (!tonic_hdr_refill(g, pf))
+		return NULL;
+	lp = tonic_gso_room(g, pf, n + 1);
 	if (!lp)
 		return NULL;
 	th = page_address(pf->page) + pf->offset;
@@ -339,7 +383,8 @@ struct tonichdr *tonic_gso_add(struct sock *sk, struct tonic_gso *g,
  * @foff bytes into it, to the super-packet begun (g->first set), a header
  * from the template for each: the per-datagram step is two fragment
  * descriptors and a header.  The caller checked the super-packet's limits
- * and that the header page has room for @m headers.  The payload page's
+ * and that the header page has room for @m headers and the chain members
+ * they may need (tonic_hdr_fit()).  The payload page's
  * references are taken once, the header page's by tonic_gso_hdr_refs().
  *
  * Return: how many were added; fewer than @m without memory.
@@ -363,7 +408,9 @@ static u32 tonic_gso_add_full(struct tonic_gso *g, struct page_frag *pf,
 		skb_frag_t *d;
 
 		if (si->nr_frags + 2 > MAX_SKB_FRAGS) {
-			lp = tonic_gso_grow(g);
+			pf->offset = hoff;
+			lp = tonic_gso_grow(g, pf);
+			hoff = pf->offset;
 			if (!lp)
 				break;
 			si = skb_shinfo(lp);
@@ -390,10 +437,10 @@ static u32 tonic_gso_add_full(struct tonic_gso *g, struct page_frag *pf,
 		}
 		k = end;
 	}
+	pf->offset = hoff;
 	if (k) {
 		folio_ref_add(page_folio(page), k);
 		g->hdr_refs += k;
-		pf->offset = hoff;
 		g->segs += k;
 		g->len += k * g->mss;
 		g->last_len = g->mss;
@@ -443,15 +490,10 @@ u32 tonic_gso_add_run(struct sock *sk, struct tonic_gso *g,
 				 g->max_segs - g->segs);
 			m = min(m, (g->max_len - g->len) / g->mss);
 		}
-		if (m && (!pf->page ||
-			  pf->offset + TONIC_HDR_LEN > pf->size)) {
-			/* The refill must see every reference to the old page. */
-			tonic_gso_hdr_refs(g, pf);
-			if (!skb_page_frag_refill(TONIC_HDR_LEN, pf, GFP_ATOMIC))
-				break;
-		}
+		if (m && !tonic_hdr_refill(g, pf))
+			break;
 		if (m) {
-			m = min(m, (pf->size - pf->offset) / TONIC_HDR_LEN);
+			m = tonic_hdr_fit(pf->size - pf->offset, m);
 			done = tonic_gso_add_full(g, pf, f, foff, m, seq + k,
 						  flags + k);
 			k += done;
