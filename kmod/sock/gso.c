@@ -20,7 +20,8 @@
  * transmission may still hold in a queue.  When the head's fragments
  * are full the datagrams go on in members of its frag_list that hold
  * fragments only: skb_segment() walks fragments across such members (it
- * clones a member only if it has linear data).  A short datagram ends a
+ * clones a member only if it has linear data).  A member's head, its
+ * shared info alone, is built in the header page too.  A short datagram ends a
  * super-packet.
  *
  * Checksums: the head is CHECKSUM_PARTIAL at the UDP header with the
