@@ -131,13 +131,15 @@ static __always_inline void tonic_seg_frags(struct sk_buff *skb,
 	skb->truesize += len;
 }
 
-/*
- * Make @skb, MAX_TONIC_HEADER bytes of head, a data packet referencing
- * @n fragments of @run (tonic_seg_frags()).
- */
-static void tonic_seg_fill(struct sk_buff *skb, const struct sk_buff *run,
-			   int i, u32 foff, int n, u32 len)
+/* A lone data packet referencing @n fragments of @run (tonic_seg_frags()). */
+static struct sk_buff *tonic_seg_alloc(const struct sk_buff *run, int i,
+				       u32 foff, int n, u32 len)
 {
+	struct sk_buff *skb;
+
+	skb = alloc_skb(MAX_TONIC_HEADER, GFP_ATOMIC);
+	if (!skb)
+		return NULL;
 	skb_reserve(skb, MAX_TONIC_HEADER);
 	tonic_seg_frags(skb, run, i, foff, n, len);
 	skb_push(skb, TONIC_HDR_LEN);
@@ -151,17 +153,6 @@ static void tonic_seg_fill(struct sk_buff *skb, const struct sk_buff *run,
 	 * choose C from the new path MTU.
 	 */
 	skb->ignore_df = 1;
-}
-
-/* A lone data packet referencing @n fragments of @run (tonic_seg_frags()). */
-static struct sk_buff *tonic_seg_alloc(const struct sk_buff *run, int i,
-				       u32 foff, int n, u32 len)
-{
-	struct sk_buff *skb;
-
-	skb = alloc_skb(MAX_TONIC_HEADER, GFP_ATOMIC);
-	if (skb)
-		tonic_seg_fill(skb, run, i, foff, n, len);
 	return skb;
 }
 
@@ -292,35 +283,6 @@ static struct sk_buff *tonic_gso_grow(struct tonic_gso *g,
 	return m;
 }
 
-/*
- * The head of a super-packet, MAX_TONIC_HEADER bytes and its shared
- * info, built in the header page as a chain member is.
- */
-static struct sk_buff *tonic_gso_head(struct tonic_gso *g,
-				      struct page_frag *pf)
-{
-	const u32 size = SKB_DATA_ALIGN(MAX_TONIC_HEADER) +
-			 SKB_DATA_ALIGN(sizeof(struct skb_shared_info));
-	struct sk_buff *skb;
-	u32 off;
-
-	if (!pf->page ||
-	    ALIGN(pf->offset, SMP_CACHE_BYTES) + size > pf->size) {
-		/* The refill must see every reference to the old page. */
-		tonic_gso_hdr_refs(g, pf);
-		if (!skb_page_frag_refill(size + SMP_CACHE_BYTES, pf,
-					  GFP_ATOMIC))
-			return NULL;
-	}
-	off = ALIGN(pf->offset, SMP_CACHE_BYTES);
-	skb = build_skb(page_address(pf->page) + off, size);
-	if (!skb)
-		return NULL;
-	pf->offset = off + size;
-	g->hdr_refs++;
-	return skb;
-}
-
 /* Room for @need more fragments in the chain: a new member if need be. */
 static __always_inline struct sk_buff *tonic_gso_room(struct tonic_gso *g,
 						      struct page_frag *pf,
@@ -361,10 +323,9 @@ __tonic_gso_add(struct sock *sk, struct tonic_gso *g,
 			 g->len + dlen > g->max_len || n + 1 > MAX_SKB_FRAGS))
 		tonic_gso_end(sk, g);
 	if (!g->first) {
-		head = tonic_gso_head(g, pf);
+		head = tonic_seg_alloc(run, i, foff, n, len);
 		if (!head)
 			return NULL;
-		tonic_seg_fill(head, run, i, foff, n, len);
 		g->first = head;
 		g->last = head;
 		g->segs = 1;
