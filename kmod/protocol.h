@@ -676,14 +676,22 @@ struct tonic_gso {
 	u32 segs_out;
 	u32 rtx_out;
 };
-/* A data packet's header: the batch's template, then its own fields. */
-static inline void tonic_gso_hdr(struct tonichdr *th, const struct tonic_gso *g,
-				 u8 flags, u32 len, u32 seq)
+/* A data packet's header: template @t, then its own fields. */
+static inline void tonic_tmpl_hdr(struct tonichdr *th,
+				  const struct tonichdr *t, u8 flags,
+				  u32 len, u32 seq)
 {
-	*th = g->hdr;
+	*th = *t;
 	th->flags = flags;
 	th->len = htons(len);
 	th->seq = htonl(seq);
+}
+
+/* A data packet's header from the batch's template. */
+static inline void tonic_gso_hdr(struct tonichdr *th, const struct tonic_gso *g,
+				 u8 flags, u32 len, u32 seq)
+{
+	tonic_tmpl_hdr(th, &g->hdr, flags, len, seq);
 }
 
 int tonic_transmit(struct sock *sk, struct sk_buff *skb);

@@ -20,7 +20,8 @@
  * transmission may still hold in a queue.  When the head's fragments
  * are full the datagrams go on in members of its frag_list that hold
  * fragments only: skb_segment() walks fragments across such members (it
- * clones a member only if it has linear data).  A short datagram ends a
+ * clones a member only if it has linear data).  A member's head, its
+ * shared info alone, is built in the header page too.  A short datagram ends a
  * super-packet.
  *
  * Checksums: the head is CHECKSUM_PARTIAL at the UDP header with the
@@ -230,14 +231,49 @@ void tonic_gso_end(struct sock *sk, struct tonic_gso *g)
 	g->len = 0;
 }
 
-/* A new member of the chain, for fragments the last one has no room for. */
-static struct sk_buff *tonic_gso_grow(struct tonic_gso *g)
+/*
+ * Header page bytes a chain member takes (tonic_gso_grow()): its shared
+ * info, cache-line aligned.
+ */
+#define TONIC_GSO_MEMBER \
+	(SKB_DATA_ALIGN(sizeof(struct skb_shared_info)) + SMP_CACHE_BYTES)
+/* Datagrams of two or more fragments a chain member holds at most. */
+#define TONIC_GSO_PER_MEMBER	(MAX_SKB_FRAGS / 2)
+
+/*
+ * How many of @m datagrams (each two fragments or more) the header
+ * page's @room bytes take: a header each, and the members they may need.
+ */
+static u32 tonic_hdr_fit(u32 room, u32 m)
 {
+	const u32 per = TONIC_GSO_PER_MEMBER * TONIC_HDR_LEN + TONIC_GSO_MEMBER;
+	u32 n = room / per * TONIC_GSO_PER_MEMBER;
+
+	room %= per;
+	if (room > TONIC_GSO_MEMBER)
+		n += (room - TONIC_GSO_MEMBER) / TONIC_HDR_LEN;
+	return min(m, n);
+}
+
+/*
+ * A new member of the chain, for fragments the last one has no room
+ * for: an skb whose head is its shared info alone, built in the header
+ * page (which has TONIC_GSO_MEMBER bytes free), as drivers build
+ * received skbs in page fragments: no kmalloc()ed head to allocate and
+ * free per member.  Its page reference is taken with the headers'.
+ */
+static struct sk_buff *tonic_gso_grow(struct tonic_gso *g,
+				      struct page_frag *pf)
+{
+	const u32 size = SKB_DATA_ALIGN(sizeof(struct skb_shared_info));
+	u32 off = ALIGN(pf->offset, SMP_CACHE_BYTES);
 	struct sk_buff *lp = g->last, *m;
 
-	m = alloc_skb(0, GFP_ATOMIC);
+	m = build_skb(page_address(pf->page) + off, size);
 	if (!m)
 		return NULL;
+	pf->offset = off + size;
+	g->hdr_refs++;
 	if (lp == g->first)
 		skb_shinfo(lp)->frag_list = m;
 	else
@@ -249,11 +285,24 @@ static struct sk_buff *tonic_gso_grow(struct tonic_gso *g)
 
 /* Room for @need more fragments in the chain: a new member if need be. */
 static __always_inline struct sk_buff *tonic_gso_room(struct tonic_gso *g,
+						      struct page_frag *pf,
 						      int need)
 {
 	if (skb_shinfo(g->last)->nr_frags + need <= MAX_SKB_FRAGS)
 		return g->last;
-	return tonic_gso_grow(g);
+	return tonic_gso_grow(g, pf);
+}
+
+/* Room in the header page for a header and a chain member. */
+static bool tonic_hdr_refill(struct tonic_gso *g, struct page_frag *pf)
+{
+	const u32 need = TONIC_HDR_LEN + TONIC_GSO_MEMBER;
+
+	if (pf->page && pf->offset + need <= pf->size)
+		return true;
+	/* The refill must see every reference to the old page. */
+	tonic_gso_hdr_refs(g, pf);
+	return skb_page_frag_refill(need, pf, GFP_ATOMIC);
 }
 
 /* tonic_gso_add(), inlined in the loop of tonic_gso_add_run(). */
@@ -285,13 +334,9 @@ __tonic_gso_add(struct sock *sk, struct tonic_gso *g,
 		return tonic_hdr(head);
 	}
 	head = g->first;
-	if (!pf->page || pf->offset + TONIC_HDR_LEN > pf->size) {
-		/* The refill must see every reference to the old page. */
-		tonic_gso_hdr_refs(g, pf);
-		if (!skb_page_frag_refill(TONIC_HDR_LEN, pf, GFP_ATOMIC))
-			return NULL;
-	}
-	lp = tonic_gso_room(g, n + 1);
+	if (!tonic_hdr_refill(g, pf))
+		return NULL;
+	lp = tonic_gso_room(g, pf, n + 1);
 	if (!lp)
 		return NULL;
 	th = page_address(pf->page) + pf->offset;
@@ -334,6 +379,76 @@ struct tonichdr *tonic_gso_add(struct sock *sk, struct tonic_gso *g,
 	return __tonic_gso_add(sk, g, run, off, len);
 }
 
+/*
+ * Add @m full datagrams whose payload lies in fragment @f of their run,
+ * @foff bytes into it, to the super-packet begun (g->first set), a header
+ * from the template for each: the per-datagram step is two fragment
+ * descriptors and a header.  The caller checked the super-packet's limits
+ * and that the header page has room for @m headers and the chain members
+ * they may need (tonic_hdr_fit()).  The payload page's
+ * references are taken once, the header page's by tonic_gso_hdr_refs().
+ *
+ * Return: how many were added; fewer than @m without memory.
+ */
+static u32 tonic_gso_add_full(struct tonic_gso *g, struct page_frag *pf,
+			      const skb_frag_t *f, u32 foff, u32 m, u32 seq,
+			      const u8 *flags)
+{
+	struct page *page = skb_frag_page(f), *hpage = pf->page;
+	u32 c = g->mss - TONIC_HDR_LEN, poff = skb_frag_off(f) + foff;
+	u32 hoff = pf->offset, k = 0;
+	u8 *hbase = page_address(hpage);
+	struct sk_buff *head = g->first;
+	/* A copy the compiler may keep in registers: no store aliases it. */
+	const struct tonichdr t = g->hdr;
+
+	while (k < m) {
+		struct sk_buff *lp = g->last;
+		struct skb_shared_info *si = skb_shinfo(lp);
+		u32 j, end, bytes;
+		skb_frag_t *d;
+
+		if (si->nr_frags + 2 > MAX_SKB_FRAGS) {
+			pf->offset = hoff;
+			lp = tonic_gso_grow(g, pf);
+			hoff = pf->offset;
+			if (!lp)
+				break;
+			si = skb_shinfo(lp);
+		}
+		end = min_t(u32, m, k + (MAX_SKB_FRAGS - si->nr_frags) / 2);
+		d = &si->frags[si->nr_frags];
+		si->nr_frags += 2 * (end - k);
+		for (j = k; j < end; j++, d += 2) {
+			tonic_tmpl_hdr((struct tonichdr *)(hbase + hoff), &t,
+				       flags[j], c, seq + j);
+			skb_frag_fill_page_desc(d, hpage, hoff, TONIC_HDR_LEN);
+			skb_frag_fill_page_desc(d + 1, page, poff, c);
+			hoff += TONIC_HDR_LEN;
+			poff += c;
+		}
+		bytes = (end - k) * g->mss;
+		lp->len += bytes;
+		lp->data_len += bytes;
+		lp->truesize += bytes;
+		if (lp != head) {
+			head->len += bytes;
+			head->data_len += bytes;
+			head->truesize += bytes;
+		}
+		k = end;
+	}
+	pf->offset = hoff;
+	if (k) {
+		folio_ref_add(page_folio(page), k);
+		g->hdr_refs += k;
+		g->segs += k;
+		g->len += k * g->mss;
+		g->last_len = g->mss;
+	}
+	return k;
+}
+
 /**
  * tonic_gso_add_run() - add the datagrams of consecutive segments of a run
  * @sk: the socket, locked
@@ -344,8 +459,11 @@ struct tonichdr *tonic_gso_add(struct sock *sk, struct tonic_gso *g,
  * @seq: the first one's sequence number on the wire, host order
  * @flags: TONIC_F_* of each
  *
- * As tonic_gso_add() and a header from the template for each segment,
- * in one loop: what is the same for all of them is done once.
+ * As tonic_gso_add() and a header from the template for each segment.
+ * Full datagrams that join a super-packet begun and whose payload lies
+ * in one fragment of @run go in steps (tonic_gso_add_full()): the
+ * fragment found, the limits and the header page checked once per step,
+ * not per datagram.
  *
  * Return: how many datagrams were added; fewer than @n without memory
  * (the rest are not sent).
@@ -354,15 +472,44 @@ u32 tonic_gso_add_run(struct sock *sk, struct tonic_gso *g,
 		      const struct sk_buff *run, u32 off, u32 n, u32 seq,
 		      const u8 *flags)
 {
-	u32 c = tonic_sk(sk)->seg_size, k;
+	struct page_frag *pf = &tonic_sk(sk)->hdr_frag;
+	u32 c = tonic_sk(sk)->seg_size, k = 0;
 
-	for (k = 0; k < n; k++, off += c) {
-		u32 len = min(run->len - off, c);
-		struct tonichdr *th = __tonic_gso_add(sk, g, run, off, len);
+	while (k < n) {
+		u32 len = min(run->len - off, c), foff, m, done;
+		const skb_frag_t *f;
+		struct tonichdr *th;
+		int i;
 
+		i = tonic_run_seek(&g->cur, run, off, &foff);
+		f = &skb_shinfo(run)->frags[i];
+		/* Full datagrams in this fragment that may join now. */
+		m = 0;
+		if (g->first && g->last_len == g->mss &&
+		    g->segs < g->max_segs) {
+			m = min3(n - k, (skb_frag_size(f) - foff) / c,
+				 g->max_segs - g->segs);
+			m = min(m, (g->max_len - g->len) / g->mss);
+		}
+		if (m && !tonic_hdr_refill(g, pf))
+			break;
+		if (m) {
+			m = tonic_hdr_fit(pf->size - pf->offset, m);
+			done = tonic_gso_add_full(g, pf, f, foff, m, seq + k,
+						  flags + k);
+			k += done;
+			off += done * c;
+			if (done < m)
+				break;
+			continue;
+		}
+		/* The first of a super-packet, a short one, one across fragments. */
+		th = __tonic_gso_add(sk, g, run, off, len);
 		if (!th)
 			break;
 		tonic_gso_hdr(th, g, flags[k], len, seq + k);
+		k++;
+		off += c;
 	}
 	return k;
 }

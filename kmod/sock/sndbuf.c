@@ -413,11 +413,13 @@ static void tonic_tx(struct sock *sk, u64 now)
 	struct tonic_gso gso;
 	unsigned int n, i, j;
 
+	n = tonic_engine_tx(tsk->eng, now, d, ARRAY_SIZE(d));
+	/* Most pushes that an ACK makes find nothing to send. */
+	if (!n)
+		return;
 	tonic_gso_begin(sk, &gso);
-	do {
-		n = tonic_engine_tx(tsk->eng, now, d, ARRAY_SIZE(d));
-		if (n)
-			TONIC_SK_INC_STATS(sk, TONIC_MIB_ENGINE_BATCHES);
+	for (;;) {
+		TONIC_SK_INC_STATS(sk, TONIC_MIB_ENGINE_BATCHES);
 		for (i = 0; i < n; i++) {
 			u32 slot = d[i].seg & (TONIC_RING - 1);
 
@@ -452,7 +454,12 @@ static void tonic_tx(struct sock *sk, u64 now)
 			i += tonic_xmit_run(sk, d[i].seg, j - i, d[i].rtx,
 					    &fl[i], &gso);
 		}
-	} while (n == ARRAY_SIZE(d));
+		if (n < ARRAY_SIZE(d))
+			break;
+		n = tonic_engine_tx(tsk->eng, now, d, ARRAY_SIZE(d));
+		if (!n)
+			break;
+	}
 	tonic_gso_end(sk, &gso);
 }
 
@@ -490,11 +497,22 @@ void tonic_push(struct sock *sk)
 	if (!tonic_can_send_data(sk))
 		return;
 	if (tsk->eng) {
+		bool wait;
+		u32 una;
+
 		tonic_announce(sk, now);
 		tonic_tx(sk, now);
+		una = tsk->snd_una;
+		wait = tsk->subseg_wait;
 		tonic_notify(sk);
-		/* A sub-segment delivered may let more be announced. */
-		if (!tsk->subseg_wait && tsk->ann_skb) {
+		/*
+		 * The head moved or a sub-segment was delivered: more may be
+		 * announced.  Only an engine hook (an ACK, a timer) brings
+		 * such news, and its caller takes it in at once, so this
+		 * seldom finds any and the push is not repeated for nothing.
+		 */
+		if (!tsk->subseg_wait && tsk->ann_skb &&
+		    (wait || tsk->snd_una != una)) {
 			tonic_announce(sk, now);
 			tonic_tx(sk, now);
 		}
