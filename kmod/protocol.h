@@ -865,6 +865,27 @@ static inline bool tonic_hdr_batchable(const struct tonichdr *th, u32 len)
 	       len == TONIC_HDR_LEN + ntohs(th->len);
 }
 
+/**
+ * tonic_hdr_follows() - does a datagram continue a batch?
+ * @th: its Tonic header
+ * @th2: the batch's first header
+ * @n: segments in the batch so far
+ *
+ * The next seq, the same ACK ratio choice, and ack, sack, wnd and grant
+ * equal (not the checksum: on raw IP each datagram has its own, verified
+ * before).  Used by GRO (gro.c) and the backlog's runs (input.c).
+ *
+ * Return: true if it does.
+ */
+static inline bool tonic_hdr_follows(const struct tonichdr *th,
+				     const struct tonichdr *th2, u32 n)
+{
+	return ntohl(th->seq) == ntohl(th2->seq) + n &&
+	       !((th->flags ^ th2->flags) & TONIC_F_ACKFREQ) &&
+	       th->ack == th2->ack && th->sack == th2->sack &&
+	       th->wnd == th2->wnd && th->grant == th2->grant;
+}
+
 struct sk_buff *tonic_gro_receive(struct sock *usk, struct list_head *head,
 				  struct sk_buff *skb);
 int tonic_gro_complete(struct sock *usk, struct sk_buff *skb, int nhoff);

@@ -145,20 +145,6 @@ static int tonic_gro_chain(struct sk_buff *p, struct sk_buff *skb,
 }
 
 /*
- * Does @th continue the batch whose first header is @th2: the next seq,
- * the same ACK ratio choice, and ack, sack, wnd, check and grant equal?
- */
-static bool tonic_gro_follows(const struct sk_buff *p,
-			      const struct tonichdr *th,
-			      const struct tonichdr *th2)
-{
-	return ntohl(th->seq) == ntohl(th2->seq) + NAPI_GRO_CB(p)->count &&
-	       !((th->flags ^ th2->flags) & TONIC_F_ACKFREQ) &&
-	       !memcmp(&th->ack, &th2->ack,
-		       TONIC_HDR_LEN - offsetof(struct tonichdr, ack));
-}
-
-/*
  * skb_gro_receive(): append @skb's payload (after the Tonic header at its
  * GRO offset) to @p, its page fragments moved into the last skb of @p
  * when they hold all of it, else @skb chained on @p's frag_list.  A
@@ -298,7 +284,7 @@ struct sk_buff *tonic_gro_receive(struct sock *usk, struct list_head *head,
 		ackreq = (th->flags & TONIC_F_ACKREQ) &&
 			 !(th2->flags & TONIC_F_ACKREQ);
 		if (len > skb_shinfo(p)->gso_size ||
-		    !tonic_gro_follows(p, th, th2) ||
+		    !tonic_hdr_follows(th, th2, NAPI_GRO_CB(p)->count) ||
 		    (ackreq && skb_cloned(p)) ||
 		    tonic_gro_ip_flush(usk, p, skb))
 			goto pull;

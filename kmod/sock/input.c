@@ -839,19 +839,15 @@ end:
 
 /*
  * Does lone datagram @th (@len bytes after its header) continue @tail
- * (@n datagrams of @size bytes from header @th2)?  GRO's rules (gro.c):
- * the next seq, the same ACK ratio choice, the same ack, sack, window and
- * grant (the checksums differ on raw IP; each was verified), a full
- * last segment in @tail and no more than @size bytes.
+ * (@n datagrams of @size bytes from header @th2)?  GRO's rules: the
+ * header follows (tonic_hdr_follows()), @tail's last segment is full and
+ * @th has no more than @size bytes.
  */
 static bool tonic_backlog_follows(const struct tonichdr *th, u32 len,
 				  const struct tonichdr *th2, u32 n, u32 size)
 {
 	return len <= size && n < TONIC_BATCH_MAX_SEGS &&
-	       ntohl(th->seq) == ntohl(th2->seq) + n &&
-	       !((th->flags ^ th2->flags) & TONIC_F_ACKFREQ) &&
-	       th->ack == th2->ack && th->sack == th2->sack &&
-	       th->wnd == th2->wnd && th->grant == th2->grant;
+	       tonic_hdr_follows(th, th2, n);
 }
 
 /**
