@@ -224,6 +224,20 @@ unsigned int tonic_rcv_take_run(struct tonic_rcv *r,
 	return TONIC_RCV_ARM_DELACK;
 }
 
+u32 tonic_rcv_take_to_ack(struct tonic_rcv *r, const struct tonic_rcv_cfg *cfg,
+			  u32 n, bool ackfreq, struct tonic_rcv_ack *ack)
+{
+	u32 thresh = tonic_rcv_thresh(cfg, ackfreq), step;
+
+	if (n < 2 || r->pending + n <= thresh)
+		return 0;
+	step = r->pending < thresh ? thresh - r->pending : 1;
+	tonic_rcv_take_run(r, cfg, step, cfg->seg_size, false, ackfreq, ack);
+	/* pending is now at least thresh (> 1): this is its ACK */
+	tonic_rcv_delack(r, ack);
+	return step;
+}
+
 unsigned int tonic_rcv_data(struct tonic_rcv *r, const struct tonic_rcv_cfg *cfg,
 			    struct tonic_rcv_seg *in, u64 now,
 			    struct tonic_rcv_ack *ack, u32 *newly)

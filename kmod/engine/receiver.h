@@ -259,6 +259,27 @@ unsigned int tonic_rcv_take_run(struct tonic_rcv *r,
 				struct tonic_rcv_ack *ack);
 
 /**
+ * tonic_rcv_take_to_ack() - the next ACK of a run taken as lone segments
+ * @r: state
+ * @cfg: settings, with more than one segment per ACK for @ackfreq
+ * @n: full in-order segments from rcv_nxt on, none flagged ACKREQ but
+ *	perhaps the last (tonic_rcv_run_ok() said yes)
+ * @ackfreq: they are flagged ACKFREQ
+ * @ack: the ACK to send, when segments were taken
+ *
+ * Where lone arrivals (not a batch) would have sent an ACK before the last
+ * of @n segments (every tonic_rcv_thresh() plain segments, counting those
+ * pending), takes the segments up to that one and acknowledges them.
+ * Called until it returns 0, it leaves the rest (1 to @n segments) for
+ * tonic_rcv_take_run(), and the ACKs are those of lone segments.
+ *
+ * Return: segments taken (then send @ack), 0 if no ACK falls before the
+ * last.
+ */
+u32 tonic_rcv_take_to_ack(struct tonic_rcv *r, const struct tonic_rcv_cfg *cfg,
+			  u32 n, bool ackfreq, struct tonic_rcv_ack *ack);
+
+/**
  * tonic_rcv_data() - tonic_rcv_verdict() then tonic_rcv_take()
  * @r: state
  * @cfg: settings

@@ -682,11 +682,10 @@ static void tonic_batch_end(struct sock *sk)
 
 /*
  * A run of @n full in-order segments from the backlog, the last excepted
- * (tonic_backlog_merge()): take all but the last ones as lone datagrams
- * would have been taken, with an ACK at every one that would have
- * carried one (every tonic_rcv_thresh() segments, counting those still
- * unacknowledged), so that merging in the backlog keeps the ACK ratio the
- * receiver promised.  GRO's batches, like TCP's, get one ACK instead.
+ * (tonic_backlog_merge()): take them with the ACKs lone datagrams would
+ * have had (tonic_rcv_take_to_ack()), so that merging in the backlog
+ * keeps the ACK ratio the receiver promised.  GRO's batches, like TCP's,
+ * get one ACK instead.
  *
  * Return: the segments left for the caller to take, 1 to @n.
  */
@@ -694,16 +693,11 @@ static u32 tonic_backlog_acks(struct sock *sk, const struct tonic_rcv_cfg *cfg,
 			      u32 n, bool ackfreq)
 {
 	struct tonic_rcv *r = &tonic_sk(sk)->rcv;
-	u32 thresh = tonic_rcv_thresh(cfg, ackfreq), step;
 	struct tonic_rcv_ack ra;
+	u32 step;
 
-	while (n > 1 && r->pending + n > thresh) {
-		step = r->pending < thresh ? thresh - r->pending : 1;
-		tonic_rcv_take_run(r, cfg, step, cfg->seg_size, false, ackfreq,
-				   &ra);
-		if (tonic_rcv_batch_end(r, cfg, &ra) & TONIC_RCV_SEND_ACK)
-			tonic_send_ctl(sk, TONIC_PKT_ACK, 0, ra.sack, ra.flags,
-				       0);
+	while ((step = tonic_rcv_take_to_ack(r, cfg, n, ackfreq, &ra))) {
+		tonic_send_ctl(sk, TONIC_PKT_ACK, 0, ra.sack, ra.flags, 0);
 		n -= step;
 	}
 	return n;

@@ -317,9 +317,70 @@ static void receiver_run(void)
 	CHECK(!tonic_rcv_run_ok(&r1, &b, 100, 4, false));	/* held */
 }
 
+/*
+ * tonic_rcv_take_to_ack() then tonic_rcv_take_run() and the batch's end
+ * (a backlog run, input.c) send the ACKs n lone full segments would have
+ * sent, and leave the same state: every n up to 64, every pending count
+ * below the threshold, with and without ACKFREQ.
+ */
+static void receiver_to_ack(void)
+{
+	struct tonic_rcv_cfg lone = rcfg(false), b = rcfg(true);
+	unsigned int n, p, q, i, k1, k2;
+	struct tonic_rcv_ack a, acks1[64], acks2[64];
+	struct tonic_rcv r1, r2;
+	u32 newly, step, rest;
+
+	for (q = 0; q < 2; q++) {
+		bool freq = q;
+		u32 thresh = freq ? b.delack_max : b.delack_segs;
+
+		for (n = 1; n <= 64; n++) {
+			for (p = 0; p < thresh; p++) {
+				tonic_rcv_init(&r1, 100 - p);
+				for (i = 0; i < p; i++)	/* pending, unacked */
+					rseg(&r1, &lone, 100 - p + i, freq,
+					     false, &a);
+				r2 = r1;
+				k1 = 0;
+				for (i = 0; i < n; i++) {
+					struct tonic_rcv_seg in = {
+						.seg = 100 + i, .len = 1000,
+						.ackfreq = freq,
+					};
+
+					if (tonic_rcv_data(&r1, &lone, &in, 0,
+							   &a, &newly) ==
+					    TONIC_RCV_SEND_ACK)
+						acks1[k1++] = a;
+				}
+				k2 = 0;
+				rest = n;
+				while ((step = tonic_rcv_take_to_ack(&r2, &b,
+								     rest, freq,
+								     &a))) {
+					acks2[k2++] = a;
+					rest -= step;
+				}
+				CHECK(rest >= 1);
+				tonic_rcv_take_run(&r2, &b, rest, 1000, false,
+						   freq, &a);
+				if (tonic_rcv_batch_end(&r2, &b, &a) ==
+				    TONIC_RCV_SEND_ACK)
+					acks2[k2++] = a;
+				CHECK_EQ(k2, k1);
+				CHECK(!memcmp(acks1, acks2, k1 * sizeof(a)));
+				CHECK_EQ(r2.pending, r1.pending);
+				CHECK_EQ(r2.rcv_nxt, r1.rcv_nxt);
+				CHECK_EQ(r2.acks, r1.acks);
+			}
+		}
+	}
+}
+
 int main(void)
 {
-	tap_plan(9);
+	tap_plan(10);
 	TAP_RUN(default_ratio);
 	TAP_RUN(every_nth);
 	TAP_RUN(window_full);
@@ -329,5 +390,6 @@ int main(void)
 	TAP_RUN(receiver_cap);
 	TAP_RUN(receiver_batch);
 	TAP_RUN(receiver_run);
+	TAP_RUN(receiver_to_ack);
 	return tap_exit();
 }
