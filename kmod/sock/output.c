@@ -96,6 +96,29 @@ static void tonic_data_hdr(struct sock *sk, struct tonic_gso *gso)
 	}
 }
 
+/*
+ * The send-buffer skb holding segment @seg (a run of segments of C bytes
+ * each), and the segment's offset in it in *@off; NULL if @seg is not
+ * announced and unacknowledged.
+ */
+static struct sk_buff *tonic_seg_run(const struct tonic_sock *tsk, u32 seg,
+				     u32 *off)
+{
+	struct sk_buff *oskb;
+
+	if (tonic_seg_before(seg, tsk->snd_una) ||
+	    !tonic_seg_before(seg, tsk->snd_ann))
+		return NULL;
+	oskb = tsk->segs[seg & (TONIC_RING - 1)];
+	if (WARN_ON_ONCE(!oskb ||
+			 seg - TONIC_SKB_CB(oskb)->seg >= TONIC_SKB_CB(oskb)->nsegs))
+		return NULL;
+	*off = (seg - TONIC_SKB_CB(oskb)->seg) * tsk->seg_size;
+	if (WARN_ON_ONCE(*off >= oskb->len))
+		return NULL;
+	return oskb;
+}
+
 /**
  * tonic_xmit_seg() - build a packet from a send-buffer segment and send it
  * @sk: the socket
@@ -120,16 +143,8 @@ int tonic_xmit_seg(struct sock *sk, u32 seg, bool rtx, u8 flags,
 	u32 off, len;
 	int err = 0;
 
-	if (tonic_seg_before(seg, tsk->snd_una) ||
-	    !tonic_seg_before(seg, tsk->snd_ann))
-		return -EINVAL;
-	oskb = tsk->segs[seg & (TONIC_RING - 1)];
-	if (WARN_ON_ONCE(!oskb ||
-			 seg - TONIC_SKB_CB(oskb)->seg >= TONIC_SKB_CB(oskb)->nsegs))
-		return -EINVAL;
-	/* The send-buffer skb holds a run of segments of C bytes. */
-	off = (seg - TONIC_SKB_CB(oskb)->seg) * tsk->seg_size;
-	if (WARN_ON_ONCE(off >= oskb->len))
+	oskb = tonic_seg_run(tsk, seg, &off);
+	if (!oskb)
 		return -EINVAL;
 	len = min_t(u32, oskb->len - off, tsk->seg_size);
 
@@ -202,14 +217,11 @@ u32 tonic_xmit_run(struct sock *sk, u32 seg, u32 n, bool rtx, u8 *flags,
 	const struct sk_buff *oskb;
 	u32 off, k, sent;
 
-	if (n < 2 || !gso->max_segs || tonic_seg_before(seg, tsk->snd_una) ||
+	if (n < 2 || !gso->max_segs ||
 	    tonic_seg_before(tsk->snd_ann, seg + n))
 		goto one;
-	oskb = tsk->segs[seg & (TONIC_RING - 1)];
-	if (!oskb || seg - TONIC_SKB_CB(oskb)->seg >= TONIC_SKB_CB(oskb)->nsegs)
-		goto one;
-	off = (seg - TONIC_SKB_CB(oskb)->seg) * tsk->seg_size;
-	if (off >= oskb->len)
+	oskb = tonic_seg_run(tsk, seg, &off);
+	if (!oskb)
 		goto one;
 	/* Those in the run, and none empty. */
 	n = min(n, TONIC_SKB_CB(oskb)->seg + TONIC_SKB_CB(oskb)->nsegs - seg);
