@@ -34,14 +34,16 @@ for t in "${vm_tests[@]}"; do
 done
 # The same tests on the raw IP wire (the default is UDP): a representative
 # subset, or TONIC_VM_RAW_TESTS (none by default when TONIC_VM_TESTS names
-# a subset).
+# a subset; "all": every VM test).
 raw_default="selftests/vm/test_sock_xfer.sh selftests/vm/test_sock_acks.sh"
 raw_default+=" selftests/vm/test_sock_api.sh selftests/vm/test_module.sh"
 raw_default+=" selftests/vm/test_sock_netem.sh selftests/vm/test_sock_stall.sh"
 raw_default+=" selftests/vm/test_inject.sh"
 [ -z "${TONIC_VM_TESTS:-}" ] || raw_default=
+raw_list=${TONIC_VM_RAW_TESTS-$raw_default}
+[ "$raw_list" != all ] || raw_list="${all_vm[*]}"
 raw_tests=()
-for t in ${TONIC_VM_RAW_TESTS-$raw_default}; do
+for t in $raw_list; do
 	name=$(basename "$t" .sh).ip
 	expect "$results/vm" "$name" env TONIC_ENCAP=ip bash "$t"
 	echo 2 >"$results/vm/$name.after.expected"
