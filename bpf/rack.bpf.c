@@ -11,18 +11,24 @@
  * a reordering window has passed since.  Tonic sends new segments in
  * sequence order, so "sent after" is "above" for segments never resent:
  * @fack is one past the highest segment delivered, and the holes below it
- * are lost reo_wnd after it first passed them (two pending deadlines,
- * @reo and @reo2, stand for the per-segment send times RACK keeps).  A
- * resent segment is lost when a segment first sent after the resend
- * (at or above @rtx_fence) was delivered, reo_wnd ago.
+ * are lost reo_wnd after it first passed them (two pending times, @reo_t
+ * and @reo2_t, stand for the per-segment send times RACK keeps; when a
+ * third is due, the newer one takes its holes: a hole may wait longer,
+ * never less).  A resent segment is lost when a segment first sent after
+ * the resend (at or above @rtx_fence) was delivered, reo_wnd ago.
  * - reo_wnd (§6.2 step 4): 0 while no reordering was seen and the flow is
  *   in recovery or dupthresh segments above the hole were delivered (so
  *   with no reordering, RACK acts as three duplicate ACKs); otherwise
- *   min_rtt / 4 times a multiplier that grows by one, at most once per
- *   round trip, with each DSACK of a resend, up to SRTT.  The multiplier
- *   goes back to 1 after rack_reo_persist recoveries without a DSACK.
- * - Reordering is seen when a hole fills that was never resent, or a
- *   resend is reported as a duplicate (DSACK).
+ *   min_rtt / 4 times a multiplier, up to SRTT.  The multiplier grows by
+ *   one, at most once per round trip, with each DSACK of a resend, and
+ *   at once to cover how long a reordered hole stayed open (plus one),
+ *   measured when it fills; it goes back to 1 after rack_reo_persist
+ *   recoveries without either.  The window applies to pending holes as
+ *   it is when they are checked, as Linux's tcp_rack_detect_loss().
+ * - Reordering is seen when a hole is filled by its first transmission:
+ *   one never resent, or one marked lost less than min_rtt ago (its
+ *   resend cannot have arrived yet), or a resend is reported as a
+ *   duplicate (DSACK).
  *
  * TLP (§7): with no loss being recovered and no reordering deadline
  * pending, a probe timeout (PTO) of 2 * SRTT is armed ahead of the RTO.
@@ -54,6 +60,7 @@ TONIC_PARAM_U32(rack_dupthresh, 3);		/* RFC 8985 §6.2 step 4 */
 TONIC_PARAM_U32(rack_init_cwnd, 10);		/* RFC 6928 */
 TONIC_PARAM_U32(rack_reo_persist, 16);		/* Linux tcp_rack_reo_wnd() */
 TONIC_PARAM_U32(rack_reo_mult_max, 16);		/* reo_wnd <= this * min_rtt / 4 */
+TONIC_PARAM_U32(rack_reo_measure, 1);		/* 0: reo_wnd grows by DSACKs only */
 TONIC_PARAM_U32(rack_tlp, 1);			/* 0: no tail-loss probe */
 TONIC_PARAM_U32(rack_ack_ratio, 16);		/* segments per ACK; 0: receiver's */
 TONIC_PARAM_U32(rack_acks_per_wnd, 2);		/* fewer per ACK in small windows; 0: off */
@@ -61,8 +68,8 @@ TONIC_PARAM_U32(rack_acks_per_wnd, 2);		/* fewer per ACK in small windows; 0: of
 enum { RACK_OPEN, RACK_RECOVERY, RACK_RTO_RECOVERY };
 
 /* struct rack.flags */
-#define RACK_REO	0x01	/* reo_end/reo_at pending */
-#define RACK_REO2	0x02	/* reo2_end/reo2_at pending */
+#define RACK_REO	0x01	/* reo_end/reo_t pending */
+#define RACK_REO2	0x02	/* reo2_end/reo2_t pending */
 #define RACK_RELOST	0x04	/* the resends below lost_end due at relost_at */
 #define RACK_TLP_ARMED	0x08	/* the timer is the probe timeout (tlp_at) */
 #define RACK_TLP_OUT	0x10	/* a probe went, tlp_seg, not yet judged */
@@ -73,14 +80,17 @@ struct rack {
 	struct tonic_rtt rtt;
 	u64 min_rtt_ns;		/* lowest RTT sample: reo_wnd's unit */
 	u64 rto_at;		/* the retransmission timeout is due; 0 = unset */
-	u64 reo_at;		/* holes below reo_end are lost at this time */
-	u64 reo2_at;		/* and those below reo2_end at this one */
+	u64 reo_t;		/* @fack passed the holes below reo_end then */
+	u64 reo2_t;		/* and those below reo2_end then */
 	u64 relost_at;		/* RACK_RELOST's deadline */
 	u64 tlp_at;		/* RACK_TLP_ARMED's deadline */
 	u64 mult_at;		/* when reo_mult last grew */
+	u64 lost_t;		/* @fack passed the holes below lost_end then */
+	u64 mark_t;		/* [mark_from, lost_end) were marked lost then */
 	u32 fack;		/* one past the highest segment delivered */
 	u32 lost_end;		/* segments below were marked lost (resent) */
 	u32 rtx_fence;		/* next_new when that last happened */
+	u32 mark_from;
 	u32 reo_end;
 	u32 reo2_end;
 	u32 cwnd;		/* congestion window; the engine's counts SACKs */
@@ -159,7 +169,7 @@ static __always_inline void rack_reo_pop(struct rack *st)
 	if (st->flags & RACK_REO2) {
 		st->flags = (st->flags & ~RACK_REO2) | RACK_REO;
 		st->reo_end = st->reo2_end;
-		st->reo_at = st->reo2_at;
+		st->reo_t = st->reo2_t;
 	}
 }
 
@@ -174,24 +184,58 @@ static __always_inline void rack_reo_prune(struct rack *st,
 	rack_reo_pop(st);
 }
 
-/* Note what this event delivered: @fack, reordering, new deadlines. */
+/*
+ * Hole @seg was delivered by its first transmission: reordering, not
+ * loss.  Either it was never resent, or it was marked lost so recently
+ * that its resend cannot have arrived yet (less than min_rtt ago; Linux's
+ * tcp_rack_advance() draws the line there too).  How long it stayed open
+ * behind @fack is known from its deadline's slot, or from when the
+ * marked ones were passed; reo_wnd grows at once to cover that, plus a
+ * unit, instead of by one unit per DSACK of a resend it would have cost.
+ */
+static __always_inline void rack_reordered(struct rack *st,
+					   struct tonic_flow_ctx *fl, u32 seg)
+{
+	u64 unit = st->min_rtt_ns >> 2, t = fl->now, need;
+
+	if (tonic_seq_before(seg, st->lost_end)) {
+		if (tonic_seq_before(seg, st->mark_from) ||
+		    fl->now - st->mark_t >= st->min_rtt_ns)
+			return;			/* maybe the resend */
+		t = st->lost_t;
+	} else if ((st->flags & RACK_REO) &&
+		   tonic_seq_before(seg, st->reo_end)) {
+		t = st->reo_t;
+	} else if ((st->flags & RACK_REO2) &&
+		   tonic_seq_before(seg, st->reo2_end)) {
+		t = st->reo2_t;
+	}
+	st->flags |= RACK_REORDER;
+	if (!unit || !rack_reo_measure)
+		return;
+	need = (fl->now - t) / unit + 1;
+	if (need > 1)				/* still there: keep it */
+		st->reo_persist = rack_reo_persist;
+	if (need > st->reo_mult)
+		st->reo_mult = tonic_min(need, (u64)rack_reo_mult_max);
+}
+
+/* Note what this event delivered: @fack, reordering, new holes. */
 static __always_inline void rack_update(struct rack *st,
-					struct tonic_flow_ctx *fl, u64 reo_wnd)
+					struct tonic_flow_ctx *fl)
 {
 	u32 old_fack = st->fack, hi = fl->wnd_start;
 
 	if ((fl->ev.flags & TONIC_CF_SACK) &&
 	    tonic_seq_before(hi, fl->ev.sack + 1))
 		hi = fl->ev.sack + 1;
-	/* a hole filled that was never resent: reordering, not loss */
 	if (tonic_seq_before(fl->old_wnd_start, old_fack) &&
-	    tonic_seq_before(fl->old_wnd_start, fl->wnd_start) &&
-	    !tonic_seq_before(fl->old_wnd_start, st->lost_end))
-		st->flags |= RACK_REORDER;
+	    tonic_seq_before(fl->old_wnd_start, fl->wnd_start))
+		rack_reordered(st, fl, fl->old_wnd_start);
 	if ((fl->ev.flags & TONIC_CF_SACK) &&
 	    tonic_seq_before(fl->ev.sack, old_fack) &&
 	    !tonic_seq_before(fl->ev.sack, st->lost_end))
-		st->flags |= RACK_REORDER;
+		rack_reordered(st, fl, fl->ev.sack);
 	rack_reo_prune(st, fl);
 	rack_reo_prune(st, fl);
 	if (!tonic_seq_before(old_fack, hi))
@@ -202,7 +246,7 @@ static __always_inline void rack_update(struct rack *st,
 	    tonic_seq_before(fl->wnd_start, st->lost_end) &&
 	    !(st->flags & RACK_RELOST)) {
 		st->flags |= RACK_RELOST;
-		st->relost_at = fl->now + reo_wnd;
+		st->relost_at = fl->now + rack_reo_wnd(st, fl);
 	}
 	/* no hole below @hi that is not already marked lost */
 	if (!tonic_seq_before(tonic_first_unacked(fl, st->lost_end), hi))
@@ -210,24 +254,31 @@ static __always_inline void rack_update(struct rack *st,
 	if (!(st->flags & RACK_REO)) {
 		st->flags |= RACK_REO;
 		st->reo_end = hi;
-		st->reo_at = fl->now + reo_wnd;
+		st->reo_t = fl->now;
 	} else if (!(st->flags & RACK_REO2)) {
 		st->flags |= RACK_REO2;
 		st->reo2_end = hi;
-		st->reo2_at = fl->now + reo_wnd;
+		st->reo2_t = fl->now;
 	} else {
-		st->reo2_end = hi;	/* keeps its (earlier) deadline */
+		/* both taken: the newer one takes these holes and their
+		 * time, so that no hole is given up early (an older time
+		 * would; a newer one only waits longer for some).
+		 */
+		st->reo2_end = hi;
+		st->reo2_t = fl->now;
 	}
 }
 
 /* The oldest reordering deadline, if due: its holes are lost. */
 static __always_inline void rack_reo_due(struct rack *st,
-					 struct tonic_flow_ctx *fl)
+					 struct tonic_flow_ctx *fl, u64 reo_wnd)
 {
-	if (!(st->flags & RACK_REO) || st->reo_at > fl->now)
+	if (!(st->flags & RACK_REO) || st->reo_t + reo_wnd > fl->now)
 		return;
-	if (tonic_seq_before(st->lost_end, st->reo_end))
+	if (tonic_seq_before(st->lost_end, st->reo_end)) {
 		st->lost_end = st->reo_end;
+		st->lost_t = st->reo_t;
+	}
 	rack_reo_pop(st);
 }
 
@@ -235,17 +286,23 @@ static __always_inline void rack_reo_due(struct rack *st,
 static __always_inline void rack_detect(struct rack *st,
 					struct tonic_flow_ctx *fl)
 {
+	u64 reo_wnd;
 	u32 from;
 
 	if (tonic_seq_before(st->lost_end, fl->wnd_start))
 		st->lost_end = fl->wnd_start;
 	from = st->lost_end;
+	reo_wnd = rack_reo_wnd(st, fl);
+	rack_reo_due(st, fl, reo_wnd);
+	rack_reo_due(st, fl, reo_wnd);
+	if (from != st->lost_end) {		/* new holes, first resends */
+		st->mark_from = from;
+		st->mark_t = fl->now;
+	}
 	if ((st->flags & RACK_RELOST) && st->relost_at <= fl->now) {
 		st->flags &= ~RACK_RELOST;
 		from = fl->wnd_start;		/* resent, lost again */
 	}
-	rack_reo_due(st, fl);
-	rack_reo_due(st, fl);
 	rack_mark(st, fl, from, st->lost_end);
 }
 
@@ -353,8 +410,9 @@ static __always_inline void rack_arm(struct rack *st,
 	if (!st->rto_at)
 		st->rto_at = fl->now + rto;
 	at = st->rto_at;
-	if ((st->flags & RACK_REO) && st->reo_at < at) {
-		at = st->reo_at;
+	if ((st->flags & RACK_REO) &&
+	    st->reo_t + rack_reo_wnd(st, fl) < at) {
+		at = st->reo_t + rack_reo_wnd(st, fl);
 		early = true;
 	}
 	if ((st->flags & RACK_RELOST) && st->relost_at < at) {
@@ -413,7 +471,7 @@ TONIC_INCOMING(rack, fl, user)
 		cwnd = rack_newack(st, fl, cwnd, acked);
 	cwnd = rack_tlp_judge(st, fl, cwnd);
 	if (st->state != RACK_RTO_RECOVERY) {
-		rack_update(st, fl, rack_reo_wnd(st, fl));
+		rack_update(st, fl);
 		rack_detect(st, fl);
 		if (st->state == RACK_RECOVERY)
 			cwnd = st->ssthresh;
