@@ -11,11 +11,12 @@
  * a reordering window has passed since.  Tonic sends new segments in
  * sequence order, so "sent after" is "above" for segments never resent:
  * @fack is one past the highest segment delivered, and the holes below it
- * are lost reo_wnd after it first passed them (two pending times, @reo_t
- * and @reo2_t, stand for the per-segment send times RACK keeps; when a
- * third is due, the newer one takes its holes: a hole may wait longer,
- * never less).  A resent segment is lost when a segment first sent after
- * the resend (at or above @rtx_fence) was delivered, reo_wnd ago.
+ * are lost reo_wnd after it first passed them (two pending deadlines,
+ * @reo and @reo2, stand for the per-segment send times RACK keeps; a
+ * third joins @reo2, with its own later deadline once reordering was
+ * seen, so that no hole is given up early).  A resent segment is lost
+ * when a segment first sent after the resend (at or above @rtx_fence) was
+ * delivered, reo_wnd ago.
  * - reo_wnd (§6.2 step 4): 0 while no reordering was seen and the flow is
  *   in recovery or dupthresh segments above the hole were delivered (so
  *   with no reordering, RACK acts as three duplicate ACKs); otherwise
@@ -23,8 +24,9 @@
  *   one, at most once per round trip, with each DSACK of a resend, and
  *   at once to cover how long a reordered hole stayed open (plus one),
  *   measured when it fills; it goes back to 1 after rack_reo_persist
- *   recoveries without either.  The window applies to pending holes as
- *   it is when they are checked, as Linux's tcp_rack_detect_loss().
+ *   recoveries without either.  Once reordering was seen, a window that
+ *   grew also covers the holes already pending (as Linux applies
+ *   reo_wnd when it checks, tcp_rack_detect_loss()).
  * - Reordering is seen when a hole is filled by its first transmission:
  *   one never resent, or one marked lost less than min_rtt ago (its
  *   resend cannot have arrived yet), or a resend is reported as a
@@ -80,6 +82,8 @@ struct rack {
 	struct tonic_rtt rtt;
 	u64 min_rtt_ns;		/* lowest RTT sample: reo_wnd's unit */
 	u64 rto_at;		/* the retransmission timeout is due; 0 = unset */
+	u64 reo_at;		/* holes below reo_end are lost at this time */
+	u64 reo2_at;		/* and those below reo2_end at this one */
 	u64 reo_t;		/* @fack passed the holes below reo_end then */
 	u64 reo2_t;		/* and those below reo2_end then */
 	u64 relost_at;		/* RACK_RELOST's deadline */
@@ -169,6 +173,7 @@ static __always_inline void rack_reo_pop(struct rack *st)
 	if (st->flags & RACK_REO2) {
 		st->flags = (st->flags & ~RACK_REO2) | RACK_REO;
 		st->reo_end = st->reo2_end;
+		st->reo_at = st->reo2_at;
 		st->reo_t = st->reo2_t;
 	}
 }
@@ -225,6 +230,7 @@ static __always_inline void rack_update(struct rack *st,
 					struct tonic_flow_ctx *fl)
 {
 	u32 old_fack = st->fack, hi = fl->wnd_start;
+	u64 reo_wnd;
 
 	if ((fl->ev.flags & TONIC_CF_SACK) &&
 	    tonic_seq_before(hi, fl->ev.sack + 1))
@@ -248,32 +254,50 @@ static __always_inline void rack_update(struct rack *st,
 		st->flags |= RACK_RELOST;
 		st->relost_at = fl->now + rack_reo_wnd(st, fl);
 	}
+	reo_wnd = rack_reo_wnd(st, fl);
 	/* no hole below @hi that is not already marked lost */
 	if (!tonic_seq_before(tonic_first_unacked(fl, st->lost_end), hi))
 		return;
 	if (!(st->flags & RACK_REO)) {
 		st->flags |= RACK_REO;
 		st->reo_end = hi;
+		st->reo_at = fl->now + reo_wnd;
 		st->reo_t = fl->now;
 	} else if (!(st->flags & RACK_REO2)) {
 		st->flags |= RACK_REO2;
 		st->reo2_end = hi;
+		st->reo2_at = fl->now + reo_wnd;
 		st->reo2_t = fl->now;
 	} else {
-		/* both taken: the newer one takes these holes and their
-		 * time, so that no hole is given up early (an older time
-		 * would; a newer one only waits longer for some).
+		/* both taken: the newer one takes these holes.  With
+		 * reordering seen, also their time, so that none is given
+		 * up early (only waits longer); else it keeps its own, and
+		 * losses are found as soon as before.
 		 */
 		st->reo2_end = hi;
-		st->reo2_t = fl->now;
+		if (st->flags & RACK_REORDER) {
+			st->reo2_at = fl->now + reo_wnd;
+			st->reo2_t = fl->now;
+		}
 	}
+}
+
+/*
+ * The oldest slot's deadline: as set, or later once reordering was seen
+ * and reo_wnd has grown since (pending holes get the wider window).
+ */
+static __always_inline u64 rack_reo_at(const struct rack *st, u64 reo_wnd)
+{
+	u64 at = st->reo_t + reo_wnd;
+
+	return (st->flags & RACK_REORDER) && at > st->reo_at ? at : st->reo_at;
 }
 
 /* The oldest reordering deadline, if due: its holes are lost. */
 static __always_inline void rack_reo_due(struct rack *st,
 					 struct tonic_flow_ctx *fl, u64 reo_wnd)
 {
-	if (!(st->flags & RACK_REO) || st->reo_t + reo_wnd > fl->now)
+	if (!(st->flags & RACK_REO) || rack_reo_at(st, reo_wnd) > fl->now)
 		return;
 	if (tonic_seq_before(st->lost_end, st->reo_end)) {
 		st->lost_end = st->reo_end;
@@ -411,8 +435,8 @@ static __always_inline void rack_arm(struct rack *st,
 		st->rto_at = fl->now + rto;
 	at = st->rto_at;
 	if ((st->flags & RACK_REO) &&
-	    st->reo_t + rack_reo_wnd(st, fl) < at) {
-		at = st->reo_t + rack_reo_wnd(st, fl);
+	    rack_reo_at(st, rack_reo_wnd(st, fl)) < at) {
+		at = rack_reo_at(st, rack_reo_wnd(st, fl));
 		early = true;
 	}
 	if ((st->flags & RACK_RELOST) && st->relost_at < at) {
