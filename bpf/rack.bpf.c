@@ -23,7 +23,7 @@
  *   min_rtt / 4 times a multiplier, up to SRTT.  The multiplier grows by
  *   one, at most once per round trip, with each DSACK of a resend, and
  *   at once to cover how long a reordered hole stayed open (plus one),
- *   measured when it fills; it goes back to 1 after rack_reo_persist
+ *   measured when it fills outside a recovery; it goes back to 1 after rack_reo_persist
  *   recoveries without either.  Once reordering was seen, a window that
  *   grew also covers the holes already pending (as Linux applies
  *   reo_wnd when it checks, tcp_rack_detect_loss()).
@@ -61,7 +61,7 @@
 TONIC_PARAM_U32(rack_dupthresh, 3);		/* RFC 8985 §6.2 step 4 */
 TONIC_PARAM_U32(rack_init_cwnd, 10);		/* RFC 6928 */
 TONIC_PARAM_U32(rack_reo_persist, 16);		/* Linux tcp_rack_reo_wnd() */
-TONIC_PARAM_U32(rack_reo_mult_max, 16);		/* reo_wnd <= this * min_rtt / 4 */
+TONIC_PARAM_U32(rack_reo_mult_max, 255);	/* reo_wnd <= this * min_rtt / 4 */
 TONIC_PARAM_U32(rack_reo_measure, 1);		/* 0: reo_wnd grows by DSACKs only */
 TONIC_PARAM_U32(rack_tlp, 1);			/* 0: no tail-loss probe */
 TONIC_PARAM_U32(rack_ack_ratio, 16);		/* segments per ACK; 0: receiver's */
@@ -197,6 +197,9 @@ static __always_inline void rack_reo_prune(struct rack *st,
  * behind @fack is known from its deadline's slot, or from when the
  * marked ones were passed; reo_wnd grows at once to cover that, plus a
  * unit, instead of by one unit per DSACK of a resend it would have cost.
+ * A never-resent hole is measured only outside a recovery: amid losses
+ * (and lost ACKs) the times say less, and at 5 % loss a window grown
+ * from them cost goodput and timeouts.
  */
 static __always_inline void rack_reordered(struct rack *st,
 					   struct tonic_flow_ctx *fl, u32 seg)
@@ -208,6 +211,8 @@ static __always_inline void rack_reordered(struct rack *st,
 		    fl->now - st->mark_t >= st->min_rtt_ns)
 			return;			/* maybe the resend */
 		t = st->lost_t;
+	} else if (st->state != RACK_OPEN) {
+		t = fl->now;		/* amid losses: seen, not measured */
 	} else if ((st->flags & RACK_REO) &&
 		   tonic_seq_before(seg, st->reo_end)) {
 		t = st->reo_t;
