@@ -23,10 +23,10 @@
  *   min_rtt / 4 times a multiplier, up to SRTT.  The multiplier grows by
  *   one, at most once per round trip, with each DSACK of a resend, and
  *   at once to cover how long a reordered hole stayed open (plus one),
- *   measured when it fills outside a recovery; it goes back to 1 after rack_reo_persist
- *   recoveries without either.  Once reordering was seen, a window that
- *   grew also covers the holes already pending (as Linux applies
- *   reo_wnd when it checks, tcp_rack_detect_loss()).
+ *   measured when it fills outside a recovery; it goes back to 1 after
+ *   rack_reo_persist recoveries without either.  Once reordering was
+ *   seen, a window that grew also covers the holes already pending (as
+ *   Linux applies reo_wnd when it checks, tcp_rack_detect_loss()).
  * - Reordering is seen when a hole is filled by its first transmission:
  *   one never resent, or one marked lost less than min_rtt ago (its
  *   resend cannot have arrived yet), or a resend is reported as a
@@ -70,8 +70,8 @@ TONIC_PARAM_U32(rack_acks_per_wnd, 2);		/* fewer per ACK in small windows; 0: of
 enum { RACK_OPEN, RACK_RECOVERY, RACK_RTO_RECOVERY };
 
 /* struct rack.flags */
-#define RACK_REO	0x01	/* reo_end/reo_t pending */
-#define RACK_REO2	0x02	/* reo2_end/reo2_t pending */
+#define RACK_REO	0x01	/* reo_end/reo_at pending */
+#define RACK_REO2	0x02	/* reo2_end/reo2_at pending */
 #define RACK_RELOST	0x04	/* the resends below lost_end due at relost_at */
 #define RACK_TLP_ARMED	0x08	/* the timer is the probe timeout (tlp_at) */
 #define RACK_TLP_OUT	0x10	/* a probe went, tlp_seg, not yet judged */
@@ -94,7 +94,7 @@ struct rack {
 	u32 fack;		/* one past the highest segment delivered */
 	u32 lost_end;		/* segments below were marked lost (resent) */
 	u32 rtx_fence;		/* next_new when that last happened */
-	u32 mark_from;
+	u32 mark_from;		/* the last holes marked lost start here */
 	u32 reo_end;
 	u32 reo2_end;
 	u32 cwnd;		/* congestion window; the engine's counts SACKs */
@@ -252,14 +252,14 @@ static __always_inline void rack_update(struct rack *st,
 	if (!tonic_seq_before(old_fack, hi))
 		return;
 	st->fack = hi;
+	reo_wnd = rack_reo_wnd(st, fl);
 	/* the first delivery of a segment sent after the last resends */
 	if (tonic_seq_before(st->rtx_fence, hi) &&
 	    tonic_seq_before(fl->wnd_start, st->lost_end) &&
 	    !(st->flags & RACK_RELOST)) {
 		st->flags |= RACK_RELOST;
-		st->relost_at = fl->now + rack_reo_wnd(st, fl);
+		st->relost_at = fl->now + reo_wnd;
 	}
-	reo_wnd = rack_reo_wnd(st, fl);
 	/* no hole below @hi that is not already marked lost */
 	if (!tonic_seq_before(tonic_first_unacked(fl, st->lost_end), hi))
 		return;

@@ -7,11 +7,11 @@
 # line) the paths.  A ratio may carry more parameters after commas
 # ("16,rack_acks_per_wnd=0").  A program may name its object
 # ("rack@build/ab/rack-before.bpf.o"; default build/bpf/NAME.bpf.o), so
-# two builds of one program run in the same boot.  AB_AT=ingress runs netem as make bench
-# does, on an ifb fed by each veth's ingress (per packet, after GSO's cut);
-# the default is the veth's egress qdisc.  Each line also gives the early
-# timers (TLP probes, reordering deadlines) and the duplicate segments the
-# receiver dropped (spurious resends).
+# two builds of one program run in the same boot.  AB_AT=ingress runs
+# netem as make bench does, on an ifb fed by each veth's ingress (per
+# packet, after GSO's cut); the default is the veth's egress qdisc.  Each
+# line also gives the early timers (TLP probes, reordering deadlines) and
+# the duplicate segments the receiver dropped (spurious resends).
 cd "$(dirname "$0")/../../.." || exit 1
 . selftests/vm/lib.sh
 PERF_TMP=$(mktemp -d)
