@@ -12,17 +12,25 @@
  * sequence order, so "sent after" is "above" for segments never resent:
  * @fack is one past the highest segment delivered, and the holes below it
  * are lost reo_wnd after it first passed them (two pending deadlines,
- * @reo and @reo2, stand for the per-segment send times RACK keeps).  A
- * resent segment is lost when a segment first sent after the resend
- * (at or above @rtx_fence) was delivered, reo_wnd ago.
+ * @reo and @reo2, stand for the per-segment send times RACK keeps; a
+ * third joins @reo2, with its own later deadline once reordering was
+ * seen, so that no hole is given up early).  A resent segment is lost
+ * when a segment first sent after the resend (at or above @rtx_fence) was
+ * delivered, reo_wnd ago.
  * - reo_wnd (§6.2 step 4): 0 while no reordering was seen and the flow is
  *   in recovery or dupthresh segments above the hole were delivered (so
  *   with no reordering, RACK acts as three duplicate ACKs); otherwise
- *   min_rtt / 4 times a multiplier that grows by one, at most once per
- *   round trip, with each DSACK of a resend, up to SRTT.  The multiplier
- *   goes back to 1 after rack_reo_persist recoveries without a DSACK.
- * - Reordering is seen when a hole fills that was never resent, or a
- *   resend is reported as a duplicate (DSACK).
+ *   min_rtt / 4 times a multiplier, up to SRTT.  The multiplier grows by
+ *   one, at most once per round trip, with each DSACK of a resend, and
+ *   at once to cover how long a reordered hole stayed open (plus one),
+ *   measured when it fills outside a recovery; it goes back to 1 after
+ *   rack_reo_persist recoveries without either.  Once reordering was
+ *   seen, a window that grew also covers the holes already pending (as
+ *   Linux applies reo_wnd when it checks, tcp_rack_detect_loss()).
+ * - Reordering is seen when a hole is filled by its first transmission:
+ *   one never resent, or one marked lost less than min_rtt ago (its
+ *   resend cannot have arrived yet), or a resend is reported as a
+ *   duplicate (DSACK).
  *
  * TLP (§7): with no loss being recovered and no reordering deadline
  * pending, a probe timeout (PTO) of 2 * SRTT is armed ahead of the RTO.
@@ -53,7 +61,8 @@
 TONIC_PARAM_U32(rack_dupthresh, 3);		/* RFC 8985 §6.2 step 4 */
 TONIC_PARAM_U32(rack_init_cwnd, 10);		/* RFC 6928 */
 TONIC_PARAM_U32(rack_reo_persist, 16);		/* Linux tcp_rack_reo_wnd() */
-TONIC_PARAM_U32(rack_reo_mult_max, 16);		/* reo_wnd <= this * min_rtt / 4 */
+TONIC_PARAM_U32(rack_reo_mult_max, 255);	/* reo_wnd <= this * min_rtt / 4 */
+TONIC_PARAM_U32(rack_reo_measure, 1);		/* 0: reo_wnd grows by DSACKs only */
 TONIC_PARAM_U32(rack_tlp, 1);			/* 0: no tail-loss probe */
 TONIC_PARAM_U32(rack_ack_ratio, 16);		/* segments per ACK; 0: receiver's */
 TONIC_PARAM_U32(rack_acks_per_wnd, 2);		/* fewer per ACK in small windows; 0: off */
@@ -75,12 +84,17 @@ struct rack {
 	u64 rto_at;		/* the retransmission timeout is due; 0 = unset */
 	u64 reo_at;		/* holes below reo_end are lost at this time */
 	u64 reo2_at;		/* and those below reo2_end at this one */
+	u64 reo_t;		/* @fack passed the holes below reo_end then */
+	u64 reo2_t;		/* and those below reo2_end then */
 	u64 relost_at;		/* RACK_RELOST's deadline */
 	u64 tlp_at;		/* RACK_TLP_ARMED's deadline */
 	u64 mult_at;		/* when reo_mult last grew */
+	u64 lost_t;		/* @fack passed the holes below lost_end then */
+	u64 mark_t;		/* [mark_from, lost_end) were marked lost then */
 	u32 fack;		/* one past the highest segment delivered */
 	u32 lost_end;		/* segments below were marked lost (resent) */
 	u32 rtx_fence;		/* next_new when that last happened */
+	u32 mark_from;		/* the last holes marked lost start here */
 	u32 reo_end;
 	u32 reo2_end;
 	u32 cwnd;		/* congestion window; the engine's counts SACKs */
@@ -160,6 +174,7 @@ static __always_inline void rack_reo_pop(struct rack *st)
 		st->flags = (st->flags & ~RACK_REO2) | RACK_REO;
 		st->reo_end = st->reo2_end;
 		st->reo_at = st->reo2_at;
+		st->reo_t = st->reo2_t;
 	}
 }
 
@@ -174,29 +189,70 @@ static __always_inline void rack_reo_prune(struct rack *st,
 	rack_reo_pop(st);
 }
 
-/* Note what this event delivered: @fack, reordering, new deadlines. */
+/*
+ * Hole @seg was delivered by its first transmission: reordering, not
+ * loss.  Either it was never resent, or it was marked lost so recently
+ * that its resend cannot have arrived yet (less than min_rtt ago; Linux's
+ * tcp_rack_advance() draws the line there too).  How long it stayed open
+ * behind @fack is known from its deadline's slot, or from when the
+ * marked ones were passed; reo_wnd grows at once to cover that, plus a
+ * unit, instead of by one unit per DSACK of a resend it would have cost.
+ * A never-resent hole is measured only outside a recovery: amid losses
+ * (and lost ACKs) the times say less, and at 5 % loss a window grown
+ * from them cost goodput and timeouts.
+ */
+static __always_inline void rack_reordered(struct rack *st,
+					   struct tonic_flow_ctx *fl, u32 seg)
+{
+	u64 unit = st->min_rtt_ns >> 2, t = fl->now, need;
+
+	if (tonic_seq_before(seg, st->lost_end)) {
+		if (tonic_seq_before(seg, st->mark_from) ||
+		    fl->now - st->mark_t >= st->min_rtt_ns)
+			return;			/* maybe the resend */
+		t = st->lost_t;
+	} else if (st->state != RACK_OPEN) {
+		t = fl->now;		/* amid losses: seen, not measured */
+	} else if ((st->flags & RACK_REO) &&
+		   tonic_seq_before(seg, st->reo_end)) {
+		t = st->reo_t;
+	} else if ((st->flags & RACK_REO2) &&
+		   tonic_seq_before(seg, st->reo2_end)) {
+		t = st->reo2_t;
+	}
+	st->flags |= RACK_REORDER;
+	if (!unit || !rack_reo_measure)
+		return;
+	need = (fl->now - t) / unit + 1;
+	if (need > 1)				/* still there: keep it */
+		st->reo_persist = rack_reo_persist;
+	if (need > st->reo_mult)
+		st->reo_mult = tonic_min(need, (u64)rack_reo_mult_max);
+}
+
+/* Note what this event delivered: @fack, reordering, new holes. */
 static __always_inline void rack_update(struct rack *st,
-					struct tonic_flow_ctx *fl, u64 reo_wnd)
+					struct tonic_flow_ctx *fl)
 {
 	u32 old_fack = st->fack, hi = fl->wnd_start;
+	u64 reo_wnd;
 
 	if ((fl->ev.flags & TONIC_CF_SACK) &&
 	    tonic_seq_before(hi, fl->ev.sack + 1))
 		hi = fl->ev.sack + 1;
-	/* a hole filled that was never resent: reordering, not loss */
 	if (tonic_seq_before(fl->old_wnd_start, old_fack) &&
-	    tonic_seq_before(fl->old_wnd_start, fl->wnd_start) &&
-	    !tonic_seq_before(fl->old_wnd_start, st->lost_end))
-		st->flags |= RACK_REORDER;
+	    tonic_seq_before(fl->old_wnd_start, fl->wnd_start))
+		rack_reordered(st, fl, fl->old_wnd_start);
 	if ((fl->ev.flags & TONIC_CF_SACK) &&
 	    tonic_seq_before(fl->ev.sack, old_fack) &&
 	    !tonic_seq_before(fl->ev.sack, st->lost_end))
-		st->flags |= RACK_REORDER;
+		rack_reordered(st, fl, fl->ev.sack);
 	rack_reo_prune(st, fl);
 	rack_reo_prune(st, fl);
 	if (!tonic_seq_before(old_fack, hi))
 		return;
 	st->fack = hi;
+	reo_wnd = rack_reo_wnd(st, fl);
 	/* the first delivery of a segment sent after the last resends */
 	if (tonic_seq_before(st->rtx_fence, hi) &&
 	    tonic_seq_before(fl->wnd_start, st->lost_end) &&
@@ -211,23 +267,47 @@ static __always_inline void rack_update(struct rack *st,
 		st->flags |= RACK_REO;
 		st->reo_end = hi;
 		st->reo_at = fl->now + reo_wnd;
+		st->reo_t = fl->now;
 	} else if (!(st->flags & RACK_REO2)) {
 		st->flags |= RACK_REO2;
 		st->reo2_end = hi;
 		st->reo2_at = fl->now + reo_wnd;
+		st->reo2_t = fl->now;
 	} else {
-		st->reo2_end = hi;	/* keeps its (earlier) deadline */
+		/* both taken: the newer one takes these holes.  With
+		 * reordering seen, also their time, so that none is given
+		 * up early (only waits longer); else it keeps its own, and
+		 * losses are found as soon as before.
+		 */
+		st->reo2_end = hi;
+		if (st->flags & RACK_REORDER) {
+			st->reo2_at = fl->now + reo_wnd;
+			st->reo2_t = fl->now;
+		}
 	}
+}
+
+/*
+ * The oldest slot's deadline: as set, or later once reordering was seen
+ * and reo_wnd has grown since (pending holes get the wider window).
+ */
+static __always_inline u64 rack_reo_at(const struct rack *st, u64 reo_wnd)
+{
+	u64 at = st->reo_t + reo_wnd;
+
+	return (st->flags & RACK_REORDER) && at > st->reo_at ? at : st->reo_at;
 }
 
 /* The oldest reordering deadline, if due: its holes are lost. */
 static __always_inline void rack_reo_due(struct rack *st,
-					 struct tonic_flow_ctx *fl)
+					 struct tonic_flow_ctx *fl, u64 reo_wnd)
 {
-	if (!(st->flags & RACK_REO) || st->reo_at > fl->now)
+	if (!(st->flags & RACK_REO) || rack_reo_at(st, reo_wnd) > fl->now)
 		return;
-	if (tonic_seq_before(st->lost_end, st->reo_end))
+	if (tonic_seq_before(st->lost_end, st->reo_end)) {
 		st->lost_end = st->reo_end;
+		st->lost_t = st->reo_t;
+	}
 	rack_reo_pop(st);
 }
 
@@ -235,17 +315,23 @@ static __always_inline void rack_reo_due(struct rack *st,
 static __always_inline void rack_detect(struct rack *st,
 					struct tonic_flow_ctx *fl)
 {
+	u64 reo_wnd;
 	u32 from;
 
 	if (tonic_seq_before(st->lost_end, fl->wnd_start))
 		st->lost_end = fl->wnd_start;
 	from = st->lost_end;
+	reo_wnd = rack_reo_wnd(st, fl);
+	rack_reo_due(st, fl, reo_wnd);
+	rack_reo_due(st, fl, reo_wnd);
+	if (from != st->lost_end) {		/* new holes, first resends */
+		st->mark_from = from;
+		st->mark_t = fl->now;
+	}
 	if ((st->flags & RACK_RELOST) && st->relost_at <= fl->now) {
 		st->flags &= ~RACK_RELOST;
 		from = fl->wnd_start;		/* resent, lost again */
 	}
-	rack_reo_due(st, fl);
-	rack_reo_due(st, fl);
 	rack_mark(st, fl, from, st->lost_end);
 }
 
@@ -353,8 +439,9 @@ static __always_inline void rack_arm(struct rack *st,
 	if (!st->rto_at)
 		st->rto_at = fl->now + rto;
 	at = st->rto_at;
-	if ((st->flags & RACK_REO) && st->reo_at < at) {
-		at = st->reo_at;
+	if ((st->flags & RACK_REO) &&
+	    rack_reo_at(st, rack_reo_wnd(st, fl)) < at) {
+		at = rack_reo_at(st, rack_reo_wnd(st, fl));
 		early = true;
 	}
 	if ((st->flags & RACK_RELOST) && st->relost_at < at) {
@@ -413,7 +500,7 @@ TONIC_INCOMING(rack, fl, user)
 		cwnd = rack_newack(st, fl, cwnd, acked);
 	cwnd = rack_tlp_judge(st, fl, cwnd);
 	if (st->state != RACK_RTO_RECOVERY) {
-		rack_update(st, fl, rack_reo_wnd(st, fl));
+		rack_update(st, fl);
 		rack_detect(st, fl);
 		if (st->state == RACK_RECOVERY)
 			cwnd = st->ssthresh;

@@ -27,11 +27,11 @@ static int cmp_u32(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Retransmissions sorted, compared with @want. */
-static void check_rtx_set(struct sim *s, const u32 *want, unsigned int n)
+/* @got (sorted here) holds exactly @want (sorted). */
+static void check_set(u32 *got, unsigned int m, const u32 *want,
+		      unsigned int n)
 {
-	u32 got[256];
-	unsigned int i, m = sim_rtx(s, got, 256);
+	unsigned int i;
 
 	qsort(got, m, sizeof(u32), cmp_u32);
 	CHECK_EQ(m, n);
@@ -40,6 +40,13 @@ static void check_rtx_set(struct sim *s, const u32 *want, unsigned int n)
 	if (m != n)
 		for (i = 0; i < m && i < 16; i++)
 			tap_diag("  retransmitted %u", got[i]);
+}
+
+static void check_rtx_set(struct sim *s, const u32 *want, unsigned int n)
+{
+	u32 got[256];
+
+	check_set(got, sim_rtx(s, got, 256), want, n);
 }
 
 static struct sim *run_prog(const struct tonic_proto_ops *ops, u32 sig,
@@ -477,6 +484,114 @@ static void rack_reordering_window_adapts(void)
 }
 
 /*
+ * A path like make bench's "reorder" (netem delay 100us reorder 10% 50%):
+ * every first transmission takes 100 us more, but one in ten (in runs:
+ * the next one follows with 50 % correlation) skips it and overtakes the
+ * segments sent in the 100 us before.  Nothing is lost.
+ */
+static void sim_netem_reorder(struct sim *s, u32 total, u64 rng)
+{
+	bool fast = false;
+	u32 seg;
+
+	for (seg = 0; seg < total; seg++) {
+		rng ^= rng >> 12;
+		rng ^= rng << 25;
+		rng ^= rng >> 27;
+		/* netem's correlation: half the time repeat the last draw */
+		if (!((rng * 0x2545f4914f6cdd1dULL) >> 63))
+			fast = (rng * 0x9e3779b97f4a7c15ULL) % 100 < 10;
+		s->late_ns[seg] = fast ? 0 : 100000;
+	}
+}
+
+/*
+ * Run rack over sim_netem_reorder() with @rng, dropping the first
+ * transmission of @drops.  Return how many segments were resent; @late
+ * gets (up to 16 of) those resent more than an RTT after the first resend
+ * (after its DSACK came back) and @nlate their number, @high those of
+ * segments from 500 on (past slow start's episode) and @nhigh theirs.
+ */
+struct rack_reorder_run {
+	unsigned int n, nlate, nhigh;
+	u32 late[16], high[16];
+	struct tonic_flow_stats st;
+};
+
+static void run_rack_reorder(u64 rng, const u32 *drops, unsigned int ndrops,
+			     struct rack_reorder_run *r)
+{
+	struct tonic_flow_params p = rack_params();
+	struct sim *s = sim_new_rack(2000);
+	unsigned int i;
+	u64 first = 0;
+
+	memset(r, 0, sizeof(*r));
+	sim_netem_reorder(s, 2000, rng);
+	for (i = 0; i < ndrops; i++)
+		s->drop[drops[i]] |= 1;
+	CHECK_EQ(sim_start(s, &p), 0);
+	CHECK_EQ(sim_run(s, 10 * SEC_NS), 0);
+	CHECK_EQ(s->link.rcv.rcv_nxt, 2000);
+	for (i = 0; i < s->nlog; i++) {
+		if (!s->log_rtx[i])
+			continue;
+		if (!r->n++)
+			first = s->log_t[i];
+		if (s->log_t[i] > first + SIM_RTT_NS && r->nlate < 16)
+			r->late[r->nlate++] = s->log_seg[i];
+		if (s->log_seg[i] >= 500 && r->nhigh < 16)
+			r->high[r->nhigh++] = s->log_seg[i];
+	}
+	r->st = sim_stats(s);
+	sim_free(s);
+}
+
+/*
+ * Reordering alone (no loss): the first holes may be resent (no
+ * reordering seen yet and three segments above them delivered: as three
+ * duplicate ACKs would), but the originals arrive before the resends
+ * can, so reo_wnd grows at once to the time they stayed open, and nothing
+ * is resent after that first episode's DSACKs.  Before, it took a DSACK
+ * round per min_rtt / 4 (about 160 resends of 2,000 here), and a third
+ * pending deadline that took the second's time gave holes up early.
+ */
+static void rack_reordering_alone_resends_once(void)
+{
+	struct rack_reorder_run r;
+	unsigned int seed;
+
+	for (seed = 1; seed <= 4; seed++) {
+		run_rack_reorder(0x9e3779b97f4a7c15ULL * seed, NULL, 0, &r);
+		if (r.nlate)
+			tap_diag("seed %u: %u resent, %u late (first %u)",
+				 seed, r.n, r.nlate, r.late[0]);
+		CHECK(r.n <= 32);
+		CHECK_EQ(r.nlate, 0);
+		CHECK_EQ(r.st.timeouts, 0);
+		CHECK_EQ(r.st.violations, 0);
+	}
+}
+
+/*
+ * Losses on the same reordering path are still found by RACK, not by the
+ * RTO: past the start, exactly the dropped segments are resent.
+ */
+static void rack_reordering_keeps_loss_recovery(void)
+{
+	static const u32 drops[] = { 700, 1300, 1301, 1650 };
+	struct rack_reorder_run r;
+	unsigned int seed;
+
+	for (seed = 1; seed <= 4; seed++) {
+		run_rack_reorder(0x9e3779b97f4a7c15ULL * seed, drops, 4, &r);
+		check_set(r.high, r.nhigh, drops, 4);
+		CHECK_EQ(r.st.timeouts, 0);
+		CHECK_EQ(r.st.violations, 0);
+	}
+}
+
+/*
  * Every program delivers everything under 5 % random loss, within bounds:
  * each of bpf/progs.h against a TCP-like (SACK) receiver, and dcqcn also
  * against a RoCE (go-back-N) one.
@@ -554,7 +669,7 @@ static void tonic_ctx_queries_match_kfunc_contract(void)
 
 int main(void)
 {
-	tap_plan(20);
+	tap_plan(22);
 	TAP_RUN(reno_halves_after_three_dupacks);
 	TAP_RUN(reno_needs_more_for_three_losses);
 	TAP_RUN(newreno_recovers_three_losses_without_timeout);
@@ -572,6 +687,8 @@ int main(void)
 	TAP_RUN(rack_finds_a_lost_resend);
 	TAP_RUN(rack_tail_loss_probe);
 	TAP_RUN(rack_reordering_window_adapts);
+	TAP_RUN(rack_reordering_alone_resends_once);
+	TAP_RUN(rack_reordering_keeps_loss_recovery);
 	TAP_RUN(ndp_nack_resends_one_segment);
 	TAP_RUN(all_programs_survive_random_loss);
 	TAP_RUN(tonic_ctx_queries_match_kfunc_contract);
