@@ -403,8 +403,11 @@ def profiles(bench_dir, rows):
         label, path = m.group(1), m.group(2)
         stack = label[:-len(path) - 1] if label.endswith("." + path) else label
         row = next((r for r in rows if r["path"] == path and r["stack"] == stack), None)
+        b = re.search(r"busiest vCPU ([\d,]+)", text)
         if row is not None:
             row["insn_per_seg"] = float(n.group(1).replace(",", ""))
+            if b:
+                row["insn_busiest_vcpu"] = float(b.group(1).replace(",", ""))
 
 
 def segs_section(rows):
@@ -423,13 +426,16 @@ def segs_section(rows):
            "input: wire packets (`IpExt` `In*Pkts`, which count each segment of a GRO "
            "packet) over skbs (`Ip InReceives`). Instructions per "
            "segment: tcgprof, all guest instructions of the profiled run over its payload "
-           "in 1448-byte units.", "",
+           "in 1448-byte units; on the busiest vCPU, that vCPU's alone (one vCPU carries "
+           "the sender and the receive softirq, which veth runs on the sending CPU, and sets "
+           "the goodput; the other is partly idle).", "",
            "| path | stack | goodput Mb/s | CPU s/GB | segs/skb sent | segs/skb received "
-           "| instructions/segment |", "|---|---|---|---|---|---|---|"]
+           "| instructions/segment | on the busiest vCPU |", "|---|---|---|---|---|---|---|---|"]
     for r in have:
         out.append(f"| {r['path']} | {r['stack']} | {fmt(r.get('goodput_mbps'))} | "
                    f"{fmt(r.get('cpu_s_per_gb'))} | {fmt(r.get('tx_segs_per_skb'))} | "
-                   f"{fmt(r.get('rx_segs_per_skb'))} | {fmt(r.get('insn_per_seg'))} |")
+                   f"{fmt(r.get('rx_segs_per_skb'))} | {fmt(r.get('insn_per_seg'))} | "
+                   f"{fmt(r.get('insn_busiest_vcpu'))} |")
     return out
 
 

@@ -52,8 +52,10 @@ def load_kallsyms(path):
 
 def load_raw(path, vcpu=None):
     """Rows of (address, instructions, executions); with @vcpu, the
-    instructions of that vCPU only (executions stay all vCPUs')."""
+    instructions of that vCPU only (executions stay all vCPUs').  Also
+    each vCPU's total, in meta["per_vcpu"]."""
     meta, rows = {}, []
+    per_vcpu = []
     with open(path) as f:
         for line in f:
             if line.startswith("#"):
@@ -62,6 +64,10 @@ def load_raw(path, vcpu=None):
                     meta.setdefault(parts[i], parts[i + 1])
                 continue
             f = line.split()
+            for i, c in enumerate(f[3:]):
+                if i == len(per_vcpu):
+                    per_vcpu.append(0)
+                per_vcpu[i] += int(c)
             if vcpu is not None:
                 if len(f) <= 3 + vcpu:
                     sys.exit(f"tcgprof-report: {path} has no column for vCPU {vcpu}")
@@ -69,6 +75,7 @@ def load_raw(path, vcpu=None):
             else:
                 insns = int(f[1])
             rows.append((int(f[0], 16), insns, int(f[2]) if len(f) > 2 else 0))
+    meta["per_vcpu"] = per_vcpu
     return meta, rows
 
 # Stages of the data path, first match wins.  Names as in 6.12's kallsyms.
@@ -174,6 +181,15 @@ def main():
     if segs:
         out.append(f"# {args.bytes:,} payload bytes = {segs:,.0f} segments of {args.seg} B: "
                    f"{total / segs:,.0f} instructions per segment")
+        # The bench's bulk runs keep one vCPU busy (the sender, and the
+        # receive softirq that veth runs on the sending CPU) and the other
+        # partly idle: goodput follows the busiest vCPU's share.
+        pv = meta["per_vcpu"]
+        if len(pv) > 1 and sum(pv):
+            busy = max(pv)
+            out.append("# per vCPU: " + ", ".join(f"{c / segs:,.0f}" for c in pv) +
+                       f" instructions per segment; busiest vCPU {busy / segs:,.0f} "
+                       f"({100 * busy / sum(pv):.0f} % of all)")
     ipsh = "  insn/seg" if segs else ""
 
     out.append("")
