@@ -103,6 +103,12 @@ def summarize(meta, runs):
                                     if x.get(end + "_skbs") and x.get(num) is not None])
                         if v is not None:
                             row[end + "_segs_per_skb"] = v
+                    # Interrupts and softirqs per 1,000 segments sent.
+                    for k in ("timer_irqs", "hrtimer_softirqs", "net_rx_softirqs", "ctxt"):
+                        v = median([1000.0 * x["events"][k] / x["tx_segs"] for x in sg
+                                    if x.get("events") and x.get("tx_segs")])
+                        if v is not None:
+                            row.setdefault("events_per_kseg", {})[k] = v
                 if mode == "rr" and ok:
                     q, n = pooled_quantiles([x.get("latency_hist_ns") or [] for x in ok],
                                             (0.5, 0.99, 0.999))
@@ -403,11 +409,11 @@ def profiles(bench_dir, rows):
         label, path = m.group(1), m.group(2)
         stack = label[:-len(path) - 1] if label.endswith("." + path) else label
         row = next((r for r in rows if r["path"] == path and r["stack"] == stack), None)
-        b = re.search(r"busiest vCPU ([\d,]+)", text)
+        b = re.search(r"([\d,]+) M instructions per second", text)
         if row is not None:
             row["insn_per_seg"] = float(n.group(1).replace(",", ""))
             if b:
-                row["insn_busiest_vcpu"] = float(b.group(1).replace(",", ""))
+                row["minsn_per_s"] = float(b.group(1).replace(",", ""))
 
 
 def segs_section(rows):
@@ -426,16 +432,20 @@ def segs_section(rows):
            "input: wire packets (`IpExt` `In*Pkts`, which count each segment of a GRO "
            "packet) over skbs (`Ip InReceives`). Instructions per "
            "segment: tcgprof, all guest instructions of the profiled run over its payload "
-           "in 1448-byte units; on the busiest vCPU, that vCPU's alone (one vCPU carries "
-           "the sender and the receive softirq, which veth runs on the sending CPU, and sets "
-           "the goodput; the other is partly idle).", "",
+           "in 1448-byte units, and the guest's instruction rate in that run (M/s, both "
+           "vCPUs): where two stacks run at the same rate, their goodput ratio is the "
+           "inverse of their instructions ratio. Per 1,000 segments sent: the machine's "
+           "local timer interrupts (`LOC`), `HRTIMER` softirqs and context switches.", "",
            "| path | stack | goodput Mb/s | CPU s/GB | segs/skb sent | segs/skb received "
-           "| instructions/segment | on the busiest vCPU |", "|---|---|---|---|---|---|---|---|"]
+           "| instructions/segment | M instructions/s | timer irqs | hrtimer softirqs "
+           "| context switches |", "|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in have:
+        ev = r.get("events_per_kseg") or {}
         out.append(f"| {r['path']} | {r['stack']} | {fmt(r.get('goodput_mbps'))} | "
                    f"{fmt(r.get('cpu_s_per_gb'))} | {fmt(r.get('tx_segs_per_skb'))} | "
                    f"{fmt(r.get('rx_segs_per_skb'))} | {fmt(r.get('insn_per_seg'))} | "
-                   f"{fmt(r.get('insn_busiest_vcpu'))} |")
+                   f"{fmt(r.get('minsn_per_s'))} | {fmt(ev.get('timer_irqs'))} | "
+                   f"{fmt(ev.get('hrtimer_softirqs'))} | {fmt(ev.get('ctxt'))} |")
     return out
 
 

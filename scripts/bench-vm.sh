@@ -116,14 +116,23 @@ set_offloads() {
 }
 
 # snap NS: NS's IP and TCP counters (IpOutRequests, TcpInSegs,
-# IpExtInNoECTPkts, ...) and Tonic's (/proc/net/tonic_stat) as one JSON
-# object.
+# IpExtInNoECTPkts, ...), Tonic's (/proc/net/tonic_stat) and the
+# machine's interrupts, softirqs and context switches (EvLOC, EvHRTIMER,
+# EvNET_RX, Evctxt: summed over CPUs) as one JSON object.
 snap() {
-	local files="/proc/net/snmp /proc/net/netstat"
+	local files="/proc/net/snmp /proc/net/netstat /proc/interrupts /proc/softirqs /proc/stat"
 
 	[ -e /proc/net/tonic_stat ] && files="$files /proc/net/tonic_stat"
 	# shellcheck disable=SC2086
 	ip netns exec "$1" awk '
+		FILENAME ~ /^\/proc\/(interrupts|softirqs)$/ && ($1 == "LOC:" || $1 == "HRTIMER:" ||
+						     $1 == "NET_RX:") {
+			v = 0; for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) v += $i
+			printf "%s\"Ev%s\": %s", (c++ ? ", " : "{"), substr($1, 1, length($1) - 1), v
+			next }
+		FILENAME == "/proc/stat" && $1 == "ctxt" {
+			printf "%s\"Evctxt\": %s", (c++ ? ", " : "{"), $2; next }
+		FILENAME ~ /^\/proc\/(interrupts|softirqs|stat)$/ { next }
 		($1 == "Ip:" || $1 == "Tcp:" || $1 == "IpExt:") && !($1 in h) {
 			h[$1] = 1; for (i = 2; i <= NF; i++) n[$1, i] = $i; next }
 		$1 == "Ip:" || $1 == "Tcp:" || $1 == "IpExt:" {
@@ -334,7 +343,14 @@ run_one() { # run_one PATH NETEM STACK STACK_ARGS MODE
 			{tx_segs: d($a0; $a1; "TcpOutSegs"), tx_skbs: d($a0; $a1; "IpOutRequests"),
 			 rx_segs: d($b0; $b1; "TcpInSegs"), rx_skbs: d($b0; $b1; "IpInReceives")}
 		    end) as $segs0
-		 | ($segs0 | if . == null then null else . + $rx end) as $segs
+		 # The machine'"'"'s interrupts, softirqs and context switches
+		 # during the run (both ends: A'"'"'s snapshots are global).
+		 | (if $a0 == null or $a1 == null then {} else
+			{events: {timer_irqs: d($a0; $a1; "EvLOC"),
+				  hrtimer_softirqs: d($a0; $a1; "EvHRTIMER"),
+				  net_rx_softirqs: d($a0; $a1; "EvNET_RX"),
+				  ctxt: d($a0; $a1; "Evctxt")}} end) as $ev
+		 | ($segs0 | if . == null then null else . + $rx + $ev end) as $segs
 		 | (if $err != "" then $err
 		    elif ($r | type) != "object" then
 			"tonic-perf exited \($rc) without a result: \($stderr)"
