@@ -125,14 +125,14 @@ snap() {
 	[ -e /proc/net/tonic_stat ] && files="$files /proc/net/tonic_stat"
 	# shellcheck disable=SC2086
 	ip netns exec "$1" awk '
-		FILENAME ~ /^\/proc\/(interrupts|softirqs)$/ && ($1 == "LOC:" || $1 == "HRTIMER:" ||
-						     $1 == "NET_RX:") {
-			v = 0; for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) v += $i
-			printf "%s\"Ev%s\": %s", (c++ ? ", " : "{"), substr($1, 1, length($1) - 1), v
+		FILENAME ~ /^\/proc\/(interrupts|softirqs|stat)$/ {
+			if ($1 == "LOC:" || $1 == "HRTIMER:" || $1 == "NET_RX:") {
+				v = 0; for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) v += $i
+				printf "%s\"Ev%s\": %s", (c++ ? ", " : "{"),
+					substr($1, 1, length($1) - 1), v
+			} else if ($1 == "ctxt")
+				printf "%s\"Evctxt\": %s", (c++ ? ", " : "{"), $2
 			next }
-		FILENAME == "/proc/stat" && $1 == "ctxt" {
-			printf "%s\"Evctxt\": %s", (c++ ? ", " : "{"), $2; next }
-		FILENAME ~ /^\/proc\/(interrupts|softirqs|stat)$/ { next }
 		($1 == "Ip:" || $1 == "Tcp:" || $1 == "IpExt:") && !($1 in h) {
 			h[$1] = 1; for (i = 2; i <= NF; i++) n[$1, i] = $i; next }
 		$1 == "Ip:" || $1 == "Tcp:" || $1 == "IpExt:" {
