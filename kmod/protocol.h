@@ -602,7 +602,15 @@ void tonic_cookie_make(struct sock *sk, struct request_sock *req,
 struct sock *tonic_cookie_check(struct sock *sk, struct sk_buff *skb);
 
 /* sock/demux.c: from the IP handler to a socket, both families */
-int tonic_demux(struct sk_buff *skb, const struct tonic_af_ops *af);
+int tonic_demux_sk(struct sk_buff *skb, const struct tonic_af_ops *af,
+		   struct sock *sk);
+
+/* Receive a packet from IP, its connection to be looked up. */
+static inline int tonic_demux(struct sk_buff *skb,
+			      const struct tonic_af_ops *af)
+{
+	return tonic_demux_sk(skb, af, NULL);
+}
 int tonic_sk_receive_skb(struct sock *sk, struct sk_buff *skb, bool refcounted);
 bool __tonic_pull_hdr(struct sk_buff *skb, unsigned int len);
 
@@ -786,6 +794,7 @@ void tonic_timer_work(struct sock *sk);
 /* sock/udp.c */
 int tonic_udp_net_init(struct net *net);
 void tonic_udp_net_exit(struct net *net);
+int tonic_udp_deliver(struct sock *usk, struct sk_buff *skb, struct sock *sk);
 
 /* edemux.c */
 void __tonic_rx_dst_keep(struct sock *sk, const struct sk_buff *skb);

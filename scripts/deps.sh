@@ -17,7 +17,7 @@ QEMU_PLUGIN_H=/usr/local/include/qemu-plugin.h
 
 BOOKWORM_PKGS="busybox-static pahole clang llvm libclang-rt-14-dev gcc make libc6-dev cpio xz-utils
 zstd kmod iproute2 bc iputils-ping netcat-openbsd iperf3 python3 jq curl
-libmnl-dev pkg-config gnuplot-nox ethtool procps python3-yaml python3-jsonschema
+libmnl-dev pkg-config gnuplot-nox ethtool nftables procps python3-yaml python3-jsonschema
 libglib2.0-dev dkms debhelper dh-dkms flex bison libssl-dev
 redis-server redis-tools nginx-light openssh-server openssh-client"
 # Packages above that enable and start a service (package:service).  The VM

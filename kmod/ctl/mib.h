@@ -66,3 +66,4 @@ TONIC_MIB(GRO_FAST_BATCHES, GroFastBatches)	/* GRO batches queued whole, as one 
 TONIC_MIB(GRO_FAST_SEGS, GroFastSegs)		/* segments inside those batches */
 TONIC_MIB(EARLY_DEMUX, EarlyDemux)		/* packets given their connection's kept route */
 TONIC_MIB(BACKLOG_COALESCE, BacklogCoalesce)	/* datagrams appended to the last one in a socket's backlog */
+TONIC_MIB(EARLY_DELIVER, EarlyDeliver)		/* datagrams early demux delivered itself, past IP and UDP */

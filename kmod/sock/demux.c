@@ -233,36 +233,38 @@ static bool tonic_family_ok(const struct sock *sk,
 }
 
 /**
- * tonic_demux() - receive one packet from IP (the families' handlers)
+ * tonic_demux_sk() - receive one packet from IP (the families' handlers)
  * @skb: the packet, data at the Tonic header
  * @af: the family it arrived on
+ * @sk: its connection with a reference, if early demux delivers it
+ *	(tonic_v4_edemux()); NULL to look it up
  *
  * Return: 0 (the skb is consumed).
  */
-int tonic_demux(struct sk_buff *skb, const struct tonic_af_ops *af)
+int tonic_demux_sk(struct sk_buff *skb, const struct tonic_af_ops *af,
+		   struct sock *sk)
 {
 	struct net *net = dev_net(skb->dev);
-	bool refcounted, retried = false;
+	bool refcounted = true, retried = false;
 	const struct tonichdr *th;
-	struct sock *sk;
 
 	if (skb->pkt_type != PACKET_HOST)
-		goto discard;
+		goto discard_and_relse;
 	if (tonic_hdr_bad(skb)) {
 		TONIC_INC_STATS(net, TONIC_MIB_DROP_MALFORMED);
-		goto discard;
+		goto discard_and_relse;
 	}
 	/* The UDP layer has verified a UDP packet's checksum. */
 	if (!TONIC_SKB_CB(skb)->udp && af->csum_bad(skb)) {
 		TONIC_INC_STATS(net, TONIC_MIB_DROP_CSUM);
-		goto discard;
+		goto discard_and_relse;
 	}
 	th = tonic_hdr(skb);
 	TONIC_SKB_CB(skb)->ce = tonic_ip_ce(skb, af);
 
 	/* Early demux may have found the connection for this packet. */
-	sk = tonic_edemux_sk(net, skb, th);
-	refcounted = true;
+	if (!sk)
+		sk = tonic_edemux_sk(net, skb, th);
 	if (sk)
 		goto found;
 lookup:
@@ -317,8 +319,8 @@ discard:
 	return 0;
 
 discard_and_relse:
-	if (refcounted)
-		sock_put(sk);
+	if (sk && refcounted)
+		sock_gen_put(sk);
 	goto discard;
 }
 

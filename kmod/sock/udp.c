@@ -33,6 +33,7 @@
 #include <net/route.h>
 #include <net/udp.h>
 #include <net/udp_tunnel.h>
+#include <net/xfrm.h>
 
 #include "protocol.h"
 
@@ -112,7 +113,14 @@ void tonic_udp_set_sport(struct sock *sk)
 	WRITE_ONCE(sk->sk_txhash, (u32)ntohs(port) << 16 | ntohs(port));
 }
 
-static int tonic_udp_encap_rcv(struct sock *sk, struct sk_buff *skb)
+/*
+ * The Tonic input of a datagram for @usk, a tunnel socket, at its UDP
+ * header and checked by the UDP layer (or by tonic_udp_deliver()); @sk
+ * its connection with a reference, or NULL to look it up.
+ */
+static __always_inline int tonic_udp_input(struct sock *usk,
+					   struct sk_buff *skb,
+					   struct sock *sk)
 {
 	bool batch = false;
 
@@ -128,7 +136,7 @@ static int tonic_udp_encap_rcv(struct sock *sk, struct sk_buff *skb)
 	    (skb_shinfo(skb)->gso_type &
 	     (SKB_GSO_UDP_TUNNEL | SKB_GSO_UDP_TUNNEL_CSUM))) {
 		if (!tonic_batch_len(skb)) {
-			TONIC_INC_STATS(sock_net(sk), TONIC_MIB_DROP_MALFORMED);
+			TONIC_INC_STATS(sock_net(usk), TONIC_MIB_DROP_MALFORMED);
 			kfree_skb(skb);
 			return 0;
 		}
@@ -137,10 +145,50 @@ static int tonic_udp_encap_rcv(struct sock *sk, struct sk_buff *skb)
 	TONIC_SKB_CB(skb)->udp = 1;
 	TONIC_SKB_CB(skb)->batch = batch;
 #if IS_ENABLED(CONFIG_IPV6)
-	if (sk->sk_family == AF_INET6)
-		return tonic_demux(skb, &tonic_ipv6_af_ops);
+	if (usk->sk_family == AF_INET6)
+		return tonic_demux_sk(skb, &tonic_ipv6_af_ops, sk);
 #endif
-	return tonic_demux(skb, &tonic_ipv4_af_ops);
+	return tonic_demux_sk(skb, &tonic_ipv4_af_ops, sk);
+}
+
+static int tonic_udp_encap_rcv(struct sock *usk, struct sk_buff *skb)
+{
+	return tonic_udp_input(usk, skb, NULL);
+}
+
+/**
+ * tonic_udp_deliver() - what udp_rcv() does with a datagram for the
+ *	tunnel socket, for early demux's direct delivery (edemux.c)
+ * @usk: the IPv4 tunnel socket
+ * @skb: a datagram, not GSO, data at its UDP header, whose length is the
+ *	datagram's and whose checksum is zero or known good (so UDP would
+ *	neither trim it nor compute a sum)
+ * @sk: its connection, with a reference (consumed)
+ *
+ * As __udp4_lib_rcv() and udp_queue_rcv_one_skb(): the checksum state,
+ * the policy check for @usk, the conntrack reference dropped and
+ * UdpInDatagrams, then the encapsulation's input.
+ *
+ * Return: 0 (the skb is consumed).
+ */
+int tonic_udp_deliver(struct sock *usk, struct sk_buff *skb, struct sock *sk)
+{
+	struct udphdr *uh = udp_hdr(skb);
+	struct net *net = sock_net(usk);
+
+	/* udp4_csum_init(): a zero or known-good sum is not computed. */
+	skb_checksum_init_zero_check(skb, IPPROTO_UDP, uh->check,
+				     inet_compute_pseudo);
+	if (unlikely(!xfrm4_policy_check(usk, XFRM_POLICY_IN, skb))) {
+		__UDP_INC_STATS(net, UDP_MIB_INERRORS, 0);
+		atomic_inc(&usk->sk_drops);
+		kfree_skb_reason(skb, SKB_DROP_REASON_XFRM_POLICY);
+		sock_put(sk);
+		return 0;
+	}
+	nf_reset_ct(skb);
+	__UDP_INC_STATS(net, UDP_MIB_INDATAGRAMS, 0);
+	return tonic_udp_input(usk, skb, sk);
 }
 
 /* Any ICMP error for port P is ours; the Tonic lookup follows. */
