@@ -33,8 +33,9 @@
  *   conntrack or BPF netfilter program), and this hook is the last of
  *   PRE_ROUTING;
  * - no raw socket for UDP is open (it would get a copy of the datagram);
- * - the IP header has no options, the route is a local one without
- *   realm accounting, the UDP length is the packet's, the checksum is
+ * - the IP header has no options, the route is a local one whose input
+ *   is ip_local_deliver() (no lightweight tunnel's) without realm
+ *   accounting, the UDP length is the packet's, the checksum is
  *   zero or already verified, and the skb is one datagram (a GRO batch
  *   takes the usual way, once for all its datagrams).
  * The hook then does what that code would: the input device's NOPOLICY
@@ -314,7 +315,9 @@ static __always_inline bool tonic_v4_deliver_ok(const struct net *net,
 	const struct rtable *rt = skb_rtable(skb);
 	const struct nf_hook_entries *e;
 
-	if (iph->ihl != 5 || rt->rt_type != RTN_LOCAL || skb_is_gso(skb) ||
+	/* dst_input() would be ip_local_deliver(), not an lwtunnel's. */
+	if (iph->ihl != 5 || rt->dst.input != ip_local_deliver ||
+	    rt->rt_type != RTN_LOCAL || skb_is_gso(skb) ||
 	    ntohs(uh->len) != skb->len - sizeof(*iph) ||
 	    (uh->check && !skb_csum_unnecessary(skb)))
 		return false;
