@@ -23,9 +23,9 @@
  * looking the packet up again (tonic_edemux_sk()), when it can prove that
  * the packet is still the one the hook saw, in the same pass (below).
  *
- * Early delivery.  An IPv4 datagram on the UDP wire with its route has
- * ip_rcv_finish(), ip_local_deliver() and udp_rcv() left before the
- * Tonic input: about 500 guest instructions a datagram, a tenth of a
+ * Early delivery.  A datagram on the UDP wire with its route has
+ * ip_rcv_finish(), ip_local_deliver() and udp_rcv() (or their IPv6
+ * twins) left before the Tonic input: about 500 guest instructions a datagram, a tenth of a
  * segment's whole cost on an unsegmented path, for work that finds
  * nothing to do.  The hook then delivers the datagram to its connection
  * itself and steals it, when none of that code could see or change it:
@@ -34,15 +34,16 @@
  *   PRE_ROUTING;
  * - no raw socket for UDP is open (it would get a copy of the datagram);
  * - the IP header has no options, the route is a local one whose input
- *   is ip_local_deliver() (no lightweight tunnel's) without realm
- *   accounting, the UDP length is the packet's, the checksum is
- *   zero or already verified, and the skb is one datagram (a GRO batch
- *   takes the usual way, once for all its datagrams).
- * The hook then does what that code would: the input device's NOPOLICY
- * mark, the delivery time cleared, IpInDelivers, and the UDP part in
- * tonic_udp_deliver() (the checksum state, the tunnel socket's policy
- * check, UdpInDatagrams).  EarlyDeliver counts these datagrams; IPv6
- * and any datagram that fails a condition go the usual way.
+ *   is ip_local_deliver() or ip6_input() (no lightweight tunnel's)
+ *   without realm accounting, the UDP length is the packet's, the
+ *   checksum is already verified (or zero, on IPv4), and the skb is one
+ *   datagram (a GRO batch takes the usual way, once for all its
+ *   datagrams).
+ * The hook then does what that code would: IPv4's NOPOLICY mark, the
+ * delivery time cleared, the header pulled, IP's InDelivers, and the UDP
+ * part in tonic_udp_deliver() (the checksum state, the tunnel socket's
+ * policy check, UDP's InDatagrams).  EarlyDeliver counts these
+ * datagrams; any datagram that fails a condition goes the usual way.
  *
  * The hook runs after every other PRE_ROUTING hook, NAT included, so it
  * sees the addresses routing would.  It changes nothing else: a packet
@@ -67,8 +68,10 @@
 #include <net/inet_hashtables.h>
 #include <net/ip.h>
 #include <net/ip6_fib.h>
+#include <net/ip6_route.h>
 #include <net/ipv6.h>
 #include <net/raw.h>
+#include <net/rawv6.h>
 #include <net/sock.h>
 
 #include "protocol.h"
@@ -354,6 +357,49 @@ static unsigned int tonic_v4_deliver(struct net *net, struct sk_buff *skb,
 	return NF_STOLEN;
 }
 
+#if IS_ENABLED(CONFIG_IPV6)
+/*
+ * tonic_v4_deliver_ok() for IPv6 (no extension headers: the hook took
+ * none): what ip6_rcv_finish(), ip6_input() and udpv6_rcv() would look
+ * at.  IPv6 allows no zero UDP checksum here.
+ */
+static __always_inline bool tonic_v6_deliver_ok(const struct net *net,
+						const struct sk_buff *skb,
+						const struct tonic_net *tn)
+{
+	const struct udphdr *uh = (const struct udphdr *)(ipv6_hdr(skb) + 1);
+	const struct nf_hook_entries *e;
+
+	if (skb_dst(skb)->input != ip6_input || skb_is_gso(skb) ||
+	    ntohs(uh->len) != skb->len - sizeof(struct ipv6hdr) ||
+	    !uh->check || !skb_csum_unnecessary(skb))
+		return false;
+	if (rcu_access_pointer(net->nf.hooks_ipv6[NF_INET_LOCAL_IN]))
+		return false;
+	e = rcu_dereference(net->nf.hooks_ipv6[NF_INET_PRE_ROUTING]);
+	if (e->hooks[e->num_hook_entries - 1].priv != tn)
+		return false;
+	return hlist_empty(&raw_v6_hashinfo.ht[raw_hashfunc(net, IPPROTO_UDP)]);
+}
+
+/* tonic_v4_deliver() for IPv6. */
+static unsigned int tonic_v6_deliver(struct net *net, struct sk_buff *skb,
+				     struct sock *sk, struct sock *usk)
+{
+	struct inet6_dev *idev = ip6_dst_idev(skb_dst(skb));
+
+	/* ip6_input_finish() and ip6_protocol_deliver_rcu() */
+	skb_clear_delivery_time(skb);
+	__skb_pull(skb, sizeof(struct ipv6hdr));
+	skb_postpull_rcsum(skb, skb_network_header(skb),
+			   sizeof(struct ipv6hdr));
+	TONIC_SK_INC_STATS(sk, TONIC_MIB_EARLY_DELIVER);
+	tonic_udp_deliver(usk, skb, sk);
+	__IP6_INC_STATS(net, idev, IPSTATS_MIB_INDELIVERS);
+	return NF_STOLEN;
+}
+#endif
+
 /* First, so that other traffic pays the least: UDP or raw Tonic? */
 static bool tonic_edemux_proto(u8 proto)
 {
@@ -422,10 +468,13 @@ static unsigned int tonic_v6_edemux(void *priv, struct sk_buff *skb,
 					ntohs(ports[1]), inet6_iif(skb), 0);
 	if (!sk)
 		return NF_ACCEPT;
-	if (tonic_edemux_route(skb, sk))
-		tonic_edemux_attach(skb, sk, usk);
-	else
+	if (!tonic_edemux_route(skb, sk)) {
 		sock_gen_put(sk);
+		return NF_ACCEPT;
+	}
+	if (usk && tonic_v6_deliver_ok(state->net, skb, tn))
+		return tonic_v6_deliver(state->net, skb, sk, usk);
+	tonic_edemux_attach(skb, sk, usk);
 	return NF_ACCEPT;
 }
 #endif

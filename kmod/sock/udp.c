@@ -157,17 +157,17 @@ static int tonic_udp_encap_rcv(struct sock *usk, struct sk_buff *skb)
 }
 
 /**
- * tonic_udp_deliver() - what udp_rcv() does with a datagram for the
+ * tonic_udp_deliver() - what the UDP input does with a datagram for the
  *	tunnel socket, for early demux's direct delivery (edemux.c)
- * @usk: the IPv4 tunnel socket
+ * @usk: the tunnel socket of the datagram's family
  * @skb: a datagram, not GSO, data at its UDP header, whose length is the
- *	datagram's and whose checksum is zero or known good (so UDP would
- *	neither trim it nor compute a sum)
+ *	datagram's and whose checksum is known good (or zero, on IPv4), so
+ *	that UDP would neither trim it nor compute a sum
  * @sk: its connection, with a reference (consumed)
  *
- * As __udp4_lib_rcv() and udp_queue_rcv_one_skb(): the checksum state,
- * the policy check for @usk, the conntrack reference dropped and
- * UdpInDatagrams, then the encapsulation's input.
+ * As __udp4_lib_rcv() and udp_queue_rcv_one_skb() (their IPv6 twins):
+ * the checksum state, the policy check for @usk, the conntrack reference
+ * dropped and UdpInDatagrams, then the encapsulation's input.
  *
  * Return: 0 (the skb is consumed).
  */
@@ -176,19 +176,36 @@ int tonic_udp_deliver(struct sock *usk, struct sk_buff *skb, struct sock *sk)
 	struct udphdr *uh = udp_hdr(skb);
 	struct net *net = sock_net(usk);
 
-	/* udp4_csum_init(): a zero or known-good sum is not computed. */
+#if IS_ENABLED(CONFIG_IPV6)
+	if (usk->sk_family == AF_INET6) {
+		/* udp6_csum_init() */
+		skb_checksum_init_zero_check(skb, IPPROTO_UDP, uh->check,
+					     ip6_compute_pseudo);
+		if (unlikely(!xfrm6_policy_check(usk, XFRM_POLICY_IN, skb))) {
+			__UDP6_INC_STATS(net, UDP_MIB_INERRORS, 0);
+			goto drop;
+		}
+		nf_reset_ct(skb);
+		__UDP6_INC_STATS(net, UDP_MIB_INDATAGRAMS, 0);
+		return tonic_udp_input(usk, skb, sk);
+	}
+#endif
+	/* udp4_csum_init() */
 	skb_checksum_init_zero_check(skb, IPPROTO_UDP, uh->check,
 				     inet_compute_pseudo);
 	if (unlikely(!xfrm4_policy_check(usk, XFRM_POLICY_IN, skb))) {
 		__UDP_INC_STATS(net, UDP_MIB_INERRORS, 0);
-		atomic_inc(&usk->sk_drops);
-		kfree_skb_reason(skb, SKB_DROP_REASON_XFRM_POLICY);
-		sock_put(sk);
-		return 0;
+		goto drop;
 	}
 	nf_reset_ct(skb);
 	__UDP_INC_STATS(net, UDP_MIB_INDATAGRAMS, 0);
 	return tonic_udp_input(usk, skb, sk);
+
+drop:
+	atomic_inc(&usk->sk_drops);
+	kfree_skb_reason(skb, SKB_DROP_REASON_XFRM_POLICY);
+	sock_put(sk);
+	return 0;
 }
 
 /* Any ICMP error for port P is ours; the Tonic lookup follows. */

@@ -16,18 +16,18 @@
 # and every data packet is routed; 1 brings them back.  A route change
 # during a transfer (the cached routes become stale) loses nothing.
 #
-# On the UDP wire over IPv4, early demux also delivers a datagram itself,
-# past IP's local delivery and udp_rcv() (EarlyDeliver), when nothing
-# there would see it: every data packet and ACK of a plain transfer, with
-# UDP's and IP's counters (UdpInDatagrams, IpInDelivers) counting each as
-# before.  Not over IPv6, not when an input chain (nftables) is in the
+# On the UDP wire early demux also delivers a datagram itself, past IP's
+# local delivery and UDP's input (EarlyDeliver), when nothing there would
+# see it: every data packet and ACK of a plain transfer over IPv4, IPv6
+# and dual stack, with UDP's and IP's counters (InDatagrams, InDelivers)
+# counting each as before.  Not when an input chain (nftables) is in the
 # namespace, whose counter then sees every datagram, and not while a raw
-# UDP socket is open, which then gets its copy of every datagram.
+# UDP socket of the family is open, which then gets its copy of each.
 cd "$(dirname "$0")/../.." || exit 1
 TONIC_ENCAP=udp		# both wires are set per namespace below
 . selftests/vm/lib.sh
 
-tap_plan 61
+tap_plan 68
 tmp=$(mktemp -d)
 cleanup() {
 	ns_cleanup
@@ -52,17 +52,26 @@ both() {
 	ip netns exec $NS_A sysctl -qw "$1" && ip netns exec $NS_B sysctl -qw "$1"
 }
 
+# udp_in, ip_in: B's UDP datagrams and IP packets delivered, both families.
+udp_in() {
+	echo $(($(snmp $NS_B Udp InDatagrams) + $(snmp6 $NS_B Udp6InDatagrams)))
+}
+ip_in() {
+	echo $(($(snmp $NS_B Ip InDelivers) + $(snmp6 $NS_B Ip6InDelivers)))
+}
+
 # xfer NAME ARGS...: one transfer; these hold the counters' deltas:
 # EarlyDemux at B (ed_b) and A (ed_a), EarlyDeliver at B (dl_b) and A
 # (dl_a), data segments B took (segs_b), ACKs A took (acks_a), B's route
-# lookups (routes), UdpInDatagrams (udp_b) and IpInDelivers (ip_b) at B.
+# lookups (routes), UDP's InDatagrams (udp_b) and IP's InDelivers (ip_b)
+# at B, both families.
 xfer() {
 	local name=$1 e0 f0 d0 g0 s0 a0 r0 u0 i0 out
 	shift
 	e0=$(tstat $NS_B EarlyDemux) f0=$(tstat $NS_A EarlyDemux)
 	d0=$(tstat $NS_B EarlyDeliver) g0=$(tstat $NS_A EarlyDeliver)
 	s0=$(tstat $NS_B SegsIn) a0=$(tstat $NS_A AcksIn) r0=$(fib_gets $NS_B)
-	u0=$(snmp $NS_B Udp InDatagrams) i0=$(snmp $NS_B Ip InDelivers)
+	u0=$(udp_in) i0=$(ip_in)
 	out=$(client "$@")
 	ed_b=$(($(tstat $NS_B EarlyDemux) - e0))
 	ed_a=$(($(tstat $NS_A EarlyDemux) - f0))
@@ -71,8 +80,8 @@ xfer() {
 	segs_b=$(($(tstat $NS_B SegsIn) - s0))
 	acks_a=$(($(tstat $NS_A AcksIn) - a0))
 	routes=$(($(fib_gets $NS_B) - r0))
-	udp_b=$(($(snmp $NS_B Udp InDatagrams) - u0))
-	ip_b=$(($(snmp $NS_B Ip InDelivers) - i0))
+	udp_b=$(($(udp_in) - u0))
+	ip_b=$(($(ip_in) - i0))
 	echo "# $name: EarlyDemux B $ed_b A $ed_a, EarlyDeliver B $dl_b A $dl_a, SegsIn B $segs_b, AcksIn A $acks_a, B route lookups $routes, B UdpInDatagrams $udp_b IpInDelivers $ip_b"
 	tap_xfer "$out" "$name: $((MB / 1000000)) MB, SHA-256 matches"
 }
@@ -131,8 +140,7 @@ few_routes "UDP IPv4"
 delivered "UDP IPv4"
 xfer "UDP IPv6" -6 -a $ADDR6_B -p 7202 -b $MB -s 2
 demuxed "UDP IPv6"
-[ "$dl_b" = 0 ] && [ "$dl_a" = 0 ]
-tap_result $? "UDP IPv6: delivered by IPv6 and UDP, not early ($dl_b, $dl_a)"
+delivered "UDP IPv6"
 # An IPv4 peer of the IPv6 listener on :: (an IPv4-mapped child).
 xfer "UDP dual stack" -a $ADDR_B -p 7202 -b $MB -s 9
 demuxed "UDP dual stack"
@@ -140,34 +148,54 @@ delivered "UDP dual stack"
 
 # ---- what early delivery must not skip ----
 uport=$(ip netns exec $NS_B sysctl -n net.tonic.udp_port)
-# An input chain: a LOCAL_IN hook, which sees every datagram.
+# An input chain (both families): a LOCAL_IN hook, which sees every
+# datagram.
 tap_check "nftables: an input chain in B counting the tunnel port" \
-	ip netns exec $NS_B nft add table ip tonic_test \; \
-	add chain ip tonic_test input "{ type filter hook input priority 0 ; }" \; \
-	add rule ip tonic_test input udp dport "$uport" counter
+	ip netns exec $NS_B nft add table inet tonic_test \; \
+	add chain inet tonic_test input "{ type filter hook input priority 0 ; }" \; \
+	add rule inet tonic_test input udp dport "$uport" counter
+# chain_count: the input chain's counter.
+chain_count() {
+	ip netns exec $NS_B nft list chain inet tonic_test input |
+		awk '/counter packets/ { for (i = 1; i < NF; i++) if ($i == "packets") print $(i + 1) }'
+}
+c0=$(chain_count)
 xfer "input chain" -a $ADDR_B -p 7201 -b $MB -s 10
-counted=$(ip netns exec $NS_B nft list chain ip tonic_test input |
-	awk '/counter packets/ { for (i = 1; i < NF; i++) if ($i == "packets") print $(i + 1) }')
-not_delivered "input chain" "the chain counted ${counted:-nothing}"
-[ "${counted:-0}" -ge "$segs_b" ]
-tap_result $? "input chain: it counted every datagram (${counted:-0} for $segs_b data packets)"
-tap_check "nftables: the table deleted" ip netns exec $NS_B nft delete table ip tonic_test
+c1=$(chain_count)
+not_delivered "input chain" "the chain counted $((c1 - c0))"
+[ $((c1 - c0)) -ge "$segs_b" ]
+tap_result $? "input chain: it counted every datagram ($((c1 - c0)) for $segs_b data packets)"
+xfer "input chain IPv6" -6 -a $ADDR6_B -p 7202 -b $MB -s 13
+c2=$(chain_count)
+not_delivered "input chain IPv6" "the chain counted $((c2 - c1))"
+[ $((c2 - c1)) -ge "$segs_b" ]
+tap_result $? "input chain IPv6: it counted every datagram ($((c2 - c1)) for $segs_b data packets)"
+tap_check "nftables: the table deleted" ip netns exec $NS_B nft delete table inet tonic_test
 xfer "input chain gone" -a $ADDR_B -p 7201 -b $MB -s 11
 delivered "input chain gone"
-# A raw socket for UDP gets a copy of every UDP datagram.
-rm -f "$tmp/raw.ready" "$tmp/raw.stop"
-ip netns exec $NS_B python3 selftests/vm/raw_udp_count.py "$uport" \
-	"$tmp/raw.ready" "$tmp/raw.stop" >"$tmp/raw.count" &
-rawpid=$!
-for _ in $(seq 100); do [ -e "$tmp/raw.ready" ] && break; sleep 0.1; done
-tap_check "a raw UDP socket open in B" test -e "$tmp/raw.ready"
-xfer "raw UDP socket" -a $ADDR_B -p 7201 -b $MB -s 12
-sleep 0.5
-touch "$tmp/raw.stop"
-wait $rawpid
-copies=$(cat "$tmp/raw.count")
-[ "$dl_b" = 0 ] && [ "${copies:-0}" -ge "$segs_b" ]
-tap_result $? "raw UDP socket: none delivered early ($dl_b), the socket got ${copies:-0} copies of $segs_b data packets"
+
+# A raw socket for UDP gets a copy of every UDP datagram of its family.
+# raw_xfer FAMILY NAME ARGS...: a transfer with one open in B; copies
+# holds what it got.
+raw_xfer() {
+	local fam=$1 name=$2 pid
+	shift 2
+	rm -f "$tmp/raw.ready" "$tmp/raw.stop"
+	ip netns exec $NS_B python3 selftests/vm/raw_udp_count.py "$fam" "$uport" \
+		"$tmp/raw.ready" "$tmp/raw.stop" >"$tmp/raw.count" &
+	pid=$!
+	for _ in $(seq 100); do [ -e "$tmp/raw.ready" ] && break; sleep 0.1; done
+	tap_check "$name: a raw UDP socket open in B" test -e "$tmp/raw.ready"
+	xfer "$name" "$@"
+	sleep 0.5
+	touch "$tmp/raw.stop"
+	wait $pid
+	copies=$(cat "$tmp/raw.count")
+	[ "$dl_b" = 0 ] && [ "${copies:-0}" -ge "$segs_b" ]
+	tap_result $? "$name: none delivered early ($dl_b), the socket got ${copies:-0} copies of $segs_b data packets"
+}
+raw_xfer 4 "raw UDP socket" -a $ADDR_B -p 7201 -b $MB -s 12
+raw_xfer 6 "raw UDP socket IPv6" -6 -a $ADDR6_B -p 7202 -b $MB -s 14
 
 # ---- off, and back on ----
 tap_check "net.tonic.early_demux=0 in both namespaces" both net.tonic.early_demux=0
