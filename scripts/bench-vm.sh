@@ -149,15 +149,15 @@ set_path() {
 	local args=$1 dev ifb ns
 	for ns in $A $B; do
 		dev=va ifb=ifa
-		[ $ns = $B ] && dev=vb ifb=ifb
-		tc -n $ns qdisc del dev $dev ingress 2>/dev/null
-		tc -n $ns qdisc del dev $ifb root 2>/dev/null
+		[ "$ns" = "$B" ] && dev=vb ifb=ifb
+		tc -n "$ns" qdisc del dev $dev ingress 2>/dev/null
+		tc -n "$ns" qdisc del dev $ifb root 2>/dev/null
 		# No redirect on the clean path: it costs every packet.
 		[ -n "$args" ] || continue
+		# shellcheck disable=SC2086
 		tc -n $ns qdisc add dev $dev handle ffff: ingress &&
 		tc -n $ns filter add dev $dev parent ffff: matchall \
 			action mirred egress redirect dev $ifb &&
-		# shellcheck disable=SC2086
 		tc -n $ns qdisc add dev $ifb root netem $args limit 100000 || return 1
 	done
 }
@@ -261,7 +261,7 @@ tonic_edemux() { # tonic_edemux STACK
 	local v=0 ns
 	case $1 in *tonic*) v=1 ;; esac
 	for ns in $A $B; do
-		ip netns exec $ns sysctl -qw net.tonic.early_demux=$v 2>/dev/null
+		ip netns exec "$ns" sysctl -qw net.tonic.early_demux=$v 2>/dev/null
 	done
 }
 
