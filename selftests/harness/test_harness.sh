@@ -2,12 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Native checks of the test harness itself: the kernel-log check catches
-# splats and passes clean logs, and the summary counts every way a test
-# program can fail.
+# splats and passes clean logs (and a host pause's clock jump), and the
+# summary counts every way a test program can fail.
 cd "$(dirname "$0")/../.." || exit 1
 . selftests/vm/lib.sh
 
-tap_plan 19
+tap_plan 24
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -22,6 +22,24 @@ for splat in 'WARNING: CPU: 1 PID: 42 at kmod/main.c:10 tonic_init+0x1' \
 	tap_check "kernel log check catches: ${splat%%:*}" \
 		bash -c '! scripts/dmesg-check.sh <<<"$1"' _ "$splat"
 done
+
+# A jump of the clock (the host paused the VM) and the soft lockup it
+# makes the watchdog report; a lockup that is not the jump still fails.
+jump='[  152.9] tonic: loaded
+[487327.1] watchdog: BUG: soft lockup - CPU#1 stuck for 453686s! [swapper/1:0]
+[487327.2] clocksource: Long readout interval, skipping watchdog check: cs_nsec: 487142399535932 wd_nsec: 507295760'
+tap_check "clock-jump.sh reads the jump from the clocksource watchdog" \
+	test "$(scripts/clock-jump.sh <<<"$jump")" = 487141
+tap_check "clock-jump.sh: a watchdog read seconds late is no jump" \
+	test "$(scripts/clock-jump.sh <<<'[ 9.0] clocksource: Long readout interval, skipping watchdog check: cs_nsec: 3000000000 wd_nsec: 1000000000')" = 0
+tap_check "a soft lockup as long as the clock's jump passes" \
+	bash -c 'scripts/dmesg-check.sh >/dev/null 2>&1 <<<"$1"' _ "$jump"
+tap_check "a soft lockup shorter than the jump is caught" \
+	bash -c '! scripts/dmesg-check.sh <<<"$1"' _ "$jump
+[487400.0] watchdog: BUG: soft lockup - CPU#0 stuck for 22s! [tonic_xfer:77]"
+tap_check "a soft lockup without a jump is caught" \
+	bash -c '! scripts/dmesg-check.sh <<<"$1"' _ \
+	'[ 50.0] watchdog: BUG: soft lockup - CPU#1 stuck for 453686s! [swapper/1:0]'
 
 # summary_of RESULTS...: each argument is "tap text|rc|expected plan" for
 # one program; "-" leaves that file out (never ran, no exit code, plan not
