@@ -305,6 +305,26 @@ tonic_edemux_attach(struct sk_buff *skb, struct sock *sk, struct sock *usk)
 }
 
 /*
+ * Would nothing between this hook and UDP see a datagram of the family
+ * whose netfilter hooks are @hooks and raw sockets @raw: no LOCAL_IN
+ * hook, no PRE_ROUTING hook after this one, no raw UDP socket?
+ */
+static __always_inline bool
+tonic_deliver_unseen(const struct net *net,
+		     struct nf_hook_entries __rcu *const *hooks,
+		     const struct raw_hashinfo *raw, const struct tonic_net *tn)
+{
+	const struct nf_hook_entries *e;
+
+	if (rcu_access_pointer(hooks[NF_INET_LOCAL_IN]))
+		return false;
+	e = rcu_dereference(hooks[NF_INET_PRE_ROUTING]);
+	if (e->hooks[e->num_hook_entries - 1].priv != tn)
+		return false;
+	return hlist_empty(&raw->ht[raw_hashfunc(net, IPPROTO_UDP)]);
+}
+
+/*
  * May the hook deliver @skb, an IPv4 datagram on the UDP wire with its
  * connection's route, itself (see the file comment)?  Everything that
  * ip_rcv_finish(), ip_local_deliver() and udp_rcv() would look at.
@@ -316,7 +336,6 @@ static __always_inline bool tonic_v4_deliver_ok(const struct net *net,
 	const struct iphdr *iph = ip_hdr(skb);
 	const struct udphdr *uh = (const struct udphdr *)(iph + 1);
 	const struct rtable *rt = skb_rtable(skb);
-	const struct nf_hook_entries *e;
 
 	/* dst_input() would be ip_local_deliver(), not an lwtunnel's. */
 	if (iph->ihl != 5 || rt->dst.input != ip_local_deliver ||
@@ -328,12 +347,8 @@ static __always_inline bool tonic_v4_deliver_ok(const struct net *net,
 	if (rt->dst.tclassid)
 		return false;
 #endif
-	if (rcu_access_pointer(net->nf.hooks_ipv4[NF_INET_LOCAL_IN]))
-		return false;
-	e = rcu_dereference(net->nf.hooks_ipv4[NF_INET_PRE_ROUTING]);
-	if (e->hooks[e->num_hook_entries - 1].priv != tn)
-		return false;
-	return hlist_empty(&raw_v4_hashinfo.ht[raw_hashfunc(net, IPPROTO_UDP)]);
+	return tonic_deliver_unseen(net, net->nf.hooks_ipv4, &raw_v4_hashinfo,
+				    tn);
 }
 
 /*
@@ -368,18 +383,13 @@ static __always_inline bool tonic_v6_deliver_ok(const struct net *net,
 						const struct tonic_net *tn)
 {
 	const struct udphdr *uh = (const struct udphdr *)(ipv6_hdr(skb) + 1);
-	const struct nf_hook_entries *e;
 
 	if (skb_dst(skb)->input != ip6_input || skb_is_gso(skb) ||
 	    ntohs(uh->len) != skb->len - sizeof(struct ipv6hdr) ||
 	    !uh->check || !skb_csum_unnecessary(skb))
 		return false;
-	if (rcu_access_pointer(net->nf.hooks_ipv6[NF_INET_LOCAL_IN]))
-		return false;
-	e = rcu_dereference(net->nf.hooks_ipv6[NF_INET_PRE_ROUTING]);
-	if (e->hooks[e->num_hook_entries - 1].priv != tn)
-		return false;
-	return hlist_empty(&raw_v6_hashinfo.ht[raw_hashfunc(net, IPPROTO_UDP)]);
+	return tonic_deliver_unseen(net, net->nf.hooks_ipv6, &raw_v6_hashinfo,
+				    tn);
 }
 
 /* tonic_v4_deliver() for IPv6. */
