@@ -94,6 +94,9 @@ def summarize(meta, runs):
                     row["retrans_pct"] = median(
                         [100.0 * x["retrans_bytes"] / x["client"]["tx"]
                          for x in ok if x["client"]["tx"]])
+                    row["timeouts"] = median([r["timeouts"] for r in rs
+                                              if not r.get("error")
+                                              and r.get("timeouts") is not None])
                     # Segments per skb (bench-vm.sh's counters, clean paths).
                     sg = [r["segs"] for r in rs if not r.get("error") and r.get("segs")]
                     # Received: wire packets over skbs (runs before the
@@ -225,7 +228,7 @@ def ratio(v):
 
 def table(paths, stacks, rows):
     head = ["path", "stack", "goodput Mb/s", "vs cubic", "RPC p50 us", "p99 us", "p999 us",
-            "p99 vs cubic", "CPU s/GB", "vs cubic", "retx KB/run (%)"]
+            "p99 vs cubic", "CPU s/GB", "vs cubic", "retx KB/run (%)", "timeouts/run"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     reasons = []
     # A stack with no measurement on any path gets one row ("all" paths).
@@ -251,7 +254,7 @@ def table(paths, stacks, rows):
                      ratio(r.get("goodput_ratio")), fmt(r.get("rpc_p50_us"), 0),
                      fmt(r.get("rpc_p99_us"), 0), fmt(r.get("rpc_p999_us"), 0),
                      ratio(r.get("p99_ratio")), fmt(r.get("cpu_s_per_gb")),
-                     ratio(r.get("cpu_ratio")), retx]
+                     ratio(r.get("cpu_ratio")), retx, fmt(r.get("timeouts"), 0)]
             if r.get("failed_runs"):
                 cells[1] += f" ({r['failed_runs']} runs failed)"
                 reason = r["error"]
@@ -489,6 +492,8 @@ def main():
     md += [
           "Goodput, CPU and retransmissions: bulk `stream` runs, medians. RPC: one 1 KB request "
           "and 1 KB response at a time on one connection, percentiles over all repetitions. "
+          "Timeouts: the sender's retransmission timeouts in a bulk run (Tonic's `Timeouts`, "
+          "TCP's `TCPTimeouts`), median. "
           "Ratios are against TCP cubic on the same path.", ""]
     md += lines
     if notes:

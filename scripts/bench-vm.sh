@@ -133,9 +133,9 @@ snap() {
 			} else if ($1 == "ctxt")
 				printf "%s\"Evctxt\": %s", (c++ ? ", " : "{"), $2
 			next }
-		($1 == "Ip:" || $1 == "Tcp:" || $1 == "IpExt:") && !($1 in h) {
+		$1 ~ /^(Ip|Tcp|IpExt|TcpExt):$/ && !($1 in h) {
 			h[$1] = 1; for (i = 2; i <= NF; i++) n[$1, i] = $i; next }
-		$1 == "Ip:" || $1 == "Tcp:" || $1 == "IpExt:" {
+		$1 ~ /^(Ip|Tcp|IpExt|TcpExt):$/ {
 			for (i = 2; i <= NF; i++)
 				printf "%s\"%s%s\": %s", (c++ ? ", " : "{"),
 					substr($1, 1, length($1) - 1), n[$1, i], $i
@@ -298,9 +298,9 @@ run_one() { # run_one PATH NETEM STACK STACK_ARGS MODE
 	tonic_edemux "$stack"
 	local a0=null a1=null b0=null b1=null
 	if [ -z "$err" ]; then
-		# Segments per skb: the counters of both ends around a clean
-		# bulk run.
-		if [ "$mode" = stream ] && [ -z "$netem" ]; then
+		# The counters of both ends around a bulk run: segments per
+		# skb on a clean path, timeouts on every path.
+		if [ "$mode" = stream ]; then
 			a0=$(snap $A) b0=$(snap $B)
 		fi
 		# The tcgprof plugin on the host polls this file (every 20 ms):
@@ -333,7 +333,8 @@ run_one() { # run_one PATH NETEM STACK STACK_ARGS MODE
 		   (if $b0 == null or $b1 == null then {} else
 			{rx_pkts: (d($b0; $b1; "IpExtInNoECTPkts") + d($b0; $b1; "IpExtInECT1Pkts") +
 				   d($b0; $b1; "IpExtInECT0Pkts") + d($b0; $b1; "IpExtInCEPkts"))} end) as $rx
-		 | (if $a0 == null or $a1 == null or $b0 == null or $b1 == null then null
+		 | (if $a0 == null or $a1 == null or $b0 == null or $b1 == null or
+		       $netem != "" then null
 		    elif ($stack | startswith("tonic")) then
 			{tx_segs: d($a0; $a1; "SegsOut"),
 			 tx_skbs: (d($a0; $a1; "SegsOut") - d($a0; $a1; "GsoSegs") +
@@ -351,6 +352,10 @@ run_one() { # run_one PATH NETEM STACK STACK_ARGS MODE
 				  net_rx_softirqs: d($a0; $a1; "EvNET_RX"),
 				  ctxt: d($a0; $a1; "Evctxt")}} end) as $ev
 		 | ($segs0 | if . == null then null else . + $rx + $ev end) as $segs
+		 # Retransmission timeouts at the sender.
+		 | (if $a0 == null or $a1 == null then null
+		    elif ($stack | startswith("tonic")) then d($a0; $a1; "Timeouts")
+		    else d($a0; $a1; "TcpExtTCPTimeouts") end) as $timeouts
 		 | (if $err != "" then $err
 		    elif ($r | type) != "object" then
 			"tonic-perf exited \($rc) without a result: \($stderr)"
@@ -358,7 +363,7 @@ run_one() { # run_one PATH NETEM STACK STACK_ARGS MODE
 		    else null end) as $e
 		 | ({path: $path, netem: $netem, stack: $stack, mode: $mode, args: $args,
 		     rep: ($rep | tonumber), result: (if ($r | type) == "object" then $r else null end),
-		     segs: $segs, error: $e} | tojson),
+		     segs: $segs, timeouts: $timeouts, error: $e} | tojson),
 		   (if $e then "FAILED: \($e)"
 		    elif $mode == "stream" then
 			"\($r.goodput_bps / 1e6 * 100 | round / 100) Mb/s, \($r.cpu_s_per_gb * 100 | round / 100) CPU s/GB, \($r.retrans_bytes) B retransmitted"
