@@ -436,7 +436,10 @@ static __always_inline void rack_arm(struct rack *st,
 		tonic_set_timer(fl, rto);	/* the engine's amount */
 		return;
 	}
-	if (!st->rto_at)
+	/* restarted by new ACKs, and pulled in when the floor drops (few
+	 * segments left outstanding: rto_low)
+	 */
+	if (!st->rto_at || st->rto_at - fl->now > rto)
 		st->rto_at = fl->now + rto;
 	at = st->rto_at;
 	if ((st->flags & RACK_REO) &&

@@ -289,7 +289,9 @@ static __always_inline void tonic_stop_timer(struct tonic_flow_ctx *fl)
 struct tonic_rtt {
 	u64 srtt_ns;		/* 0 until the first sample */
 	u64 rttvar_ns;
-	u64 rto_ns;		/* current timeout, with backoff */
+	u64 rto_ns;		/* SRTT + 4 RTTVAR, or backed off; the
+				 * floor is applied when it is armed
+				 */
 	u64 base_ns;		/* the flow's initial timeout */
 };
 
@@ -321,8 +323,8 @@ static __always_inline void tonic_rtt_sample(struct tonic_rtt *r,
 		r->rttvar_ns = (3 * r->rttvar_ns + err) / 4;
 		r->srtt_ns = (7 * r->srtt_ns + m) / 8;
 	}
-	r->rto_ns = tonic_rto_clamp(fl, r->srtt_ns +
-				    tonic_max(4 * r->rttvar_ns, 1ULL));
+	r->rto_ns = tonic_min(r->srtt_ns + tonic_max(4 * r->rttvar_ns, 1ULL),
+			      fl->rto_max_ns);
 }
 
 /*
@@ -335,11 +337,11 @@ static __always_inline void tonic_set_rto(struct tonic_flow_ctx *fl,
 	tonic_set_timer(fl, tonic_rto_clamp(fl, r->rto_ns));
 }
 
-/* RFC 6298 §5.5: back off after a timeout. */
+/* RFC 6298 §5.5: back off: twice the timeout that fired, floor included. */
 static __always_inline void tonic_rtt_backoff(struct tonic_rtt *r,
 				    const struct tonic_flow_ctx *fl)
 {
-	r->rto_ns = tonic_rto_clamp(fl, 2 * r->rto_ns);
+	r->rto_ns = tonic_rto_clamp(fl, 2 * tonic_rto_clamp(fl, r->rto_ns));
 }
 
 #endif /* _TONIC_PROG_H */

@@ -71,7 +71,7 @@ struct tonic_mib {
  * @wmem_default: initial SO_SNDBUF of new sockets
  * @rmem_default: initial SO_RCVBUF of new sockets
  * @rto_low_us: engine's lowest timeout while at most @rto_low_segs segments
- *	are in flight (IRN's RTO_low)
+ *	are outstanding (IRN's RTO_low)
  * @rto_low_segs: IRN's N; 0 = @rto_min_ms always
  * @delack_segs: ACK at least every this many in-order full segments
  * @delack_us: longest an ACK for in-order data is held

@@ -35,7 +35,7 @@ TONIC_SETTING(cnp_interval_us, CNP_INTERVAL_US, 50, 0, 1000000)
 TONIC_SETTING(wmem_default, WMEM_DEFAULT, sysctl_tonic_wmem[1], 4096, 67108864)
 /* initial SO_RCVBUF of new sockets, bytes */
 TONIC_SETTING(rmem_default, RMEM_DEFAULT, sysctl_tonic_rmem[1], 4096, 67108864)
-/* lowest RTO while at most rto_low_segs are in flight, microseconds;
+/* lowest RTO while at most rto_low_segs are outstanding, microseconds;
  * the default is about 2 RTTs of the TCG guest
  */
 TONIC_SETTING(rto_low_us, RTO_LOW_US, 1000, 1, 60000000)

@@ -409,6 +409,22 @@ static void eng_ack_mark(struct tonic_flow *f, u32 seg, int rtx,
 }
 
 /*
+ * New segments among the first rto_low_segs of the flight ask for their
+ * ACK at once: only the low timeout (RTO_low, tonic_rto_floor()) would
+ * find their loss, and a receiver that holds its ACK (up to its delayed-ACK
+ * time) would otherwise make that timeout fire for nothing.  Return: how
+ * many of @n new segments from @seg on (all or a first few).
+ */
+static inline u32 eng_low_flight(const struct tonic_flow *f, u32 seg, u32 n)
+{
+	u32 in = seg - f->wnd_start;
+
+	if (likely(in >= f->rto_low_segs) || f->rto_low_ns >= f->rto_min_ns)
+		return 0;
+	return min(n, f->rto_low_segs - in);
+}
+
+/*
  * tonic_dd_timer_sync() of a flow that is busy now (a segment was just
  * emitted): arm the timer, and the periodic work with it.
  */
@@ -438,6 +454,8 @@ static inline void eng_emit(struct tonic_engine *eng, struct tonic_flow *f,
 	tonic_cr_charge(f, len);
 	if (unlikely(f->flags & TF_ACKFREQ))
 		eng_ack_mark(f, seg, rtx, d);
+	if (!rtx && eng_low_flight(f, seg, 1))
+		d->flags |= TONIC_SEG_ACKREQ;
 	f->segs_sent++;
 	if (unlikely(rtx)) {
 		d->rtx_cnt = tonic_dd_rtx_cnt(f, seg);
@@ -445,8 +463,8 @@ static inline void eng_emit(struct tonic_engine *eng, struct tonic_flow *f,
 		f->flags |= TF_RESENT;
 		eng->st.segs_rtx++;
 	}
-	if (!rtx && f->next_new - f->wnd_start == f->rto_low_segs + 1U &&
-	    f->rto_ns < f->rto_min_ns)
+	if (!rtx && unlikely(f->rto_ns < f->rto_min_ns) &&
+	    tonic_rto_floor(f) == f->rto_min_ns)
 		eng_rto_outgrown(eng, f, now);
 	eng_busy_timer(eng, f, now);
 }
@@ -463,7 +481,7 @@ static unsigned int eng_dd_new_run(struct tonic_engine *eng,
 				   struct tonic_seg_desc *d, unsigned int room)
 {
 	u32 first = f->next_new, seg = first, in_wnd = first - f->wnd_start;
-	unsigned int n;
+	unsigned int n, low;
 
 	if (first == f->tail || in_wnd >= f->wnd)
 		return 0;
@@ -479,11 +497,14 @@ static unsigned int eng_dd_new_run(struct tonic_engine *eng,
 	}
 	if (unlikely(f->flags & TF_SUBSEG) && seg == f->tail)
 		d[-1].len = f->last_len;
+	for (low = eng_low_flight(f, first, n); low; low--)
+		(d - n)[low - 1].flags |= TONIC_SEG_ACKREQ;
 	f->next_new = seg;
 	f->segs_sent += n;
 	eng->st.cut_through += n;
 	/* eng_emit()'s check, for the segment that outgrew RTO_low */
-	if (f->rto_low_segs - in_wnd < n && f->rto_ns < f->rto_min_ns)
+	if (unlikely(f->rto_ns < f->rto_min_ns) &&
+	    tonic_rto_floor(f) == f->rto_min_ns)
 		eng_rto_outgrown(eng, f, now);
 	eng_busy_timer(eng, f, now);
 	return n;

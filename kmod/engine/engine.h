@@ -194,9 +194,10 @@ struct tonic_proto_ops;
  * @rto_init_ns: first retransmission timeout; 0 = TONIC_DEF_RTO_INIT_NS
  * @rto_min_ns: lowest timeout a protocol may set; 0 = TONIC_DEF_RTO_MIN_NS
  * @rto_max_ns: highest timeout a protocol may set; 0 = TONIC_DEF_RTO_MAX_NS
- * @rto_low_ns: lowest timeout while at most @rto_low_segs segments are in
- *	flight (IRN's RTO_low: too few for duplicate acks to find a loss);
- *	capped at @rto_min_ns
+ * @rto_low_ns: lowest timeout while at most @rto_low_segs segments are
+ *	outstanding (sent, not acked; IRN's RTO_low: too few for duplicate
+ *	acks to find a loss), which also ask for an ACK at once; capped at
+ *	@rto_min_ns
  * @rto_low_segs: IRN's N; 0 = no low timeout, @rto_min_ns always applies
  * @ops: protocol; NULL = the built-in NewReno (tonic_newreno_ops)
  * @reserved: zero (padding the layout explicitly)
@@ -331,7 +332,7 @@ struct tonic_hook_out {
  * @rate_max_bps: highest allowed rate
  * @rto_ns: the timeout the engine uses when it arms the timer itself
  * @rto_min_ns: lowest allowed timeout now: the flow's rto_low_ns while
- *	at most rto_low_segs segments are in flight, else its rto_min_ns
+ *	at most rto_low_segs segments are outstanding, else its rto_min_ns
  * @rto_max_ns: highest allowed timeout
  * @probe_min_ns: lowest allowed early (TONIC_OUT_PROBE) timer: the flow's
  *	rto_low_ns

@@ -364,12 +364,20 @@ static inline void tonic_dd_timer_sync(struct tonic_engine *eng,
 /*
  * Lowest retransmission timeout for the flow's current flight: IRN's
  * RTO_low (§3.1 of the IRN paper) while at most rto_low_segs segments are
- * in flight, too few for duplicate acks to detect a loss, else rto_min.
+ * outstanding, too few for duplicate acks to detect a loss, else rto_min.
+ * Outstanding: sent and not acked; a segment acked selectively above a
+ * hole is not in the network any more (RFC 6675's pipe counts it out too).
  */
 static inline u64 tonic_rto_floor(const struct tonic_flow *f)
 {
-	return f->next_new - f->wnd_start <= f->rto_low_segs ?
-	       f->rto_low_ns : f->rto_min_ns;
+	u32 flight = f->next_new - f->wnd_start;
+	unsigned int w;
+
+	if (flight <= f->rto_low_segs)
+		return f->rto_low_ns;
+	for (w = 0; w < tb_nwords(f->k); w++)
+		flight -= tenv_popcount64(f->acked[w]);
+	return flight <= f->rto_low_segs ? f->rto_low_ns : f->rto_min_ns;
 }
 
 /**

@@ -78,7 +78,7 @@ struct newreno {
 	u8 reserved;
 	u64 srtt_ns;		/* 0 until the first sample */
 	u64 rttvar_ns;
-	u64 rto_ns;		/* current timeout (with backoff) */
+	u64 rto_ns;		/* SRTT + 4 RTTVAR, or backed off */
 };
 
 static void nr_mark(struct tonic_flow_ctx *ctx, u32 start, u32 end)
@@ -106,7 +106,8 @@ static void nr_rtt_sample(struct newreno *s, const struct tonic_flow_ctx *ctx,
 		s->rttvar_ns = (3 * s->rttvar_ns + err) / 4;
 		s->srtt_ns = (7 * s->srtt_ns + r) / 8;
 	}
-	s->rto_ns = nr_clamp_rto(ctx, s->srtt_ns + max(4 * s->rttvar_ns, 1ULL));
+	s->rto_ns = min(s->srtt_ns + max(4 * s->rttvar_ns, 1ULL),
+			ctx->rto_max_ns);
 }
 
 static int newreno_init(struct tonic_flow_ctx *ctx, void *user)
@@ -287,7 +288,7 @@ static void newreno_periodic(struct tonic_flow_ctx *ctx, void *user)
 	s->dupacks = 0;
 	s->cwnd_cnt = 0;
 	s->rtx_next = ctx->wnd_start + 1;
-	s->rto_ns = nr_clamp_rto(ctx, 2 * s->rto_ns);	/* RFC 6298 §5.5 */
+	s->rto_ns = nr_clamp_rto(ctx, 2 * nr_clamp_rto(ctx, s->rto_ns));
 	nr_mark(ctx, ctx->wnd_start, ctx->wnd_start + 1);
 	ctx->out.flags |= TONIC_OUT_WND | TONIC_OUT_TIMER;
 	ctx->out.wnd = 1;

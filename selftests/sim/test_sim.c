@@ -204,7 +204,7 @@ int main(void)
 	double v;
 
 	(void)tap_cur_bad;	/* tap.h's per-case flag: ok() reports directly */
-	tap_plan(31);
+	tap_plan(34);
 	test_evq();
 	test_rng();
 	test_rcv();
@@ -241,5 +241,7 @@ int main(void)
 	v = metric(&r, "irn.irn.flows_done");
 	ok(v > 0 && v == metric(&r, "irn.irn.flows"),
 	   "irn: every IRN flow completes despite losses (%.0f)", v);
+
+	test_exp("loss", exp_loss);
 	return tap_exit();
 }

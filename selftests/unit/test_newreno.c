@@ -299,6 +299,36 @@ static void rto_low_outgrown(void)
 	tonic_engine_destroy(e);
 }
 
+/*
+ * Outstanding is sent and not acked: a flight of 10 with 7 of them acked
+ * selectively above the hole leaves 3 in the network, and the hook sees
+ * the low floor; with 6 acked, 4 are left and rto_min applies.  The first
+ * rto_low_segs new segments of a flight ask for their ACK at once
+ * (TONIC_SEG_ACKREQ), so that a delayed ACK cannot outlast rto_low.
+ */
+static void rto_low_outstanding(void)
+{
+	struct tonic_engine *e = tonic_engine_create(NULL);
+	struct tonic_flow_params p = flow_params(ID, 128, 10, &script_ops);
+	unsigned int i;
+
+	script_reset();
+	p.rto_min_ns = RTO_NS;
+	p.rto_low_ns = RTO_LOW_NS;
+	p.rto_low_segs = 3;
+	CHECK_EQ(tonic_engine_flow_add(e, &p, 0), 0);
+	CHECK_EQ(tonic_engine_announce(e, ID, 20, 0), 0);
+	CHECK_EQ(tonic_engine_tx(e, 0, out, 1024), 10);
+	for (i = 0; i < 10; i++)
+		CHECK_EQ(!!(out[i].flags & TONIC_SEG_ACKREQ), i < 3);
+	for (i = 1; i <= 6; i++)
+		ctrl1(e, sack_desc(ID, 0, i), i);
+	CHECK_EQ(script.last_in.rto_min_ns, RTO_NS);
+	ctrl1(e, sack_desc(ID, 0, 7), 7);
+	CHECK_EQ(script.last_in.rto_min_ns, RTO_LOW_NS);	/* 0, 8, 9 */
+	tonic_engine_destroy(e);
+}
+
 /* dupacks for @n segments above a hole at @cum, SACKing @from onwards */
 static void dupacks(struct tonic_engine *e, u32 cum, u32 from, u32 n, u64 t)
 {
@@ -390,6 +420,7 @@ int main(void)
 	TAP_RUN(rto_estimation_and_backoff);
 	TAP_RUN(rto_low_small_flight);
 	TAP_RUN(rto_low_outgrown);
+	TAP_RUN(rto_low_outstanding);
 	TAP_RUN(spurious_fast_retransmit_undone);
 	TAP_RUN(early_retransmit_small_flight);
 	TAP_RUN(lost_retransmission_resent);

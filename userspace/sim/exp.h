@@ -13,10 +13,12 @@
  * struct exp_opts - how to run an experiment
  * @seed: PRNG seed
  * @small: a reduced version for the self-tests (well under a second)
+ * @trace: print events an experiment follows (-v) to stderr
  */
 struct exp_opts {
 	u64 seed;
 	int small;
+	int trace;
 };
 
 struct exp_desc {
@@ -29,6 +31,7 @@ int exp_reno1(struct sim_report *r, const struct exp_opts *o);
 int exp_reno200(struct sim_report *r, const struct exp_opts *o);
 int exp_dcqcn(struct sim_report *r, const struct exp_opts *o);
 int exp_irn(struct sim_report *r, const struct exp_opts *o);
+int exp_loss(struct sim_report *r, const struct exp_opts *o);
 
 extern const struct exp_desc sim_experiments[];
 

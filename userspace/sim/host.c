@@ -176,7 +176,11 @@ void sim_host_timer(struct sim *s, struct sim_host *h, u64 gen)
 	if (gen != h->timer_gen)
 		return;
 	h->timer_at = U64_MAX;
+	if (s->on_timer)
+		s->on_timer(s, h, false);
 	tonic_engine_timers(h->eng, s->now);
+	if (s->on_timer)
+		s->on_timer(s, h, true);
 	notifications(s, h);
 	sim_host_kick(s, h);
 	timer_sync(s, h);

@@ -2,7 +2,7 @@
 /*
  * tonic-sim: run the simulator's experiments.
  *
- *   tonic-sim [-s SEED] [-o DIR] [--small] [-q] EXPERIMENT...|all|list
+ *   tonic-sim [-s SEED] [-o DIR] [--small] [-q] [-v] EXPERIMENT...|all|list
  *
  * Data files go to DIR as EXPERIMENT-NAME; metrics to stdout (and to
  * DIR/EXPERIMENT.metrics); the last line is the FNV-1a hash of all output,
@@ -20,6 +20,8 @@ const struct exp_desc sim_experiments[] = {
 	  exp_dcqcn },
 	{ "irn", "IRN 4: IRN vs RoCE go-back-N, with and without PFC",
 	  exp_irn },
+	{ "loss", "bulk flows at 1 % and 5 % loss both ways: timeouts",
+	  exp_loss },
 	{ NULL, NULL, NULL },
 };
 
@@ -27,7 +29,7 @@ static void usage(void)
 {
 	const struct exp_desc *d;
 
-	fprintf(stderr, "usage: tonic-sim [-s SEED] [-o DIR] [--small] [-q] EXPERIMENT...|all|list\n");
+	fprintf(stderr, "usage: tonic-sim [-s SEED] [-o DIR] [--small] [-q] [-v] EXPERIMENT...|all|list\n");
 	for (d = sim_experiments; d->name; d++)
 		fprintf(stderr, "  %-8s %s\n", d->name, d->what);
 }
@@ -81,6 +83,8 @@ int main(int argc, char **argv)
 			dir = argv[++i];
 		} else if (!strcmp(argv[i], "--small")) {
 			o.small = 1;
+		} else if (!strcmp(argv[i], "-v")) {
+			o.trace = 1;
 		} else if (!strcmp(argv[i], "-q")) {
 			verbose = 0;
 		} else if (!strcmp(argv[i], "list")) {

@@ -284,6 +284,7 @@ struct sim {
 	void (*on_flow_done)(struct sim *s, struct sim_flow *f);
 	void (*on_tx)(struct sim *s, struct sim_flow *f,
 		      const struct tonic_seg_desc *d);
+	void (*on_timer)(struct sim *s, struct sim_host *h, bool after);
 	void *user;
 };
 
