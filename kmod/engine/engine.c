@@ -409,19 +409,17 @@ static void eng_ack_mark(struct tonic_flow *f, u32 seg, int rtx,
 }
 
 /*
- * New segments among the first rto_low_segs of the flight ask for their
- * ACK at once: only the low timeout (RTO_low, tonic_rto_floor()) would
- * find their loss, and a receiver that holds its ACK (up to its delayed-ACK
- * time) would otherwise make that timeout fire for nothing.  Return: how
- * many of @n new segments from @seg on (all or a first few).
+ * A window of at most rto_low_segs segments asks for every ACK at once:
+ * only the low timeout (RTO_low, tonic_rto_floor()) finds a loss in so few
+ * segments, and a receiver holding its ACK for half the window (up to its
+ * delayed-ACK time) would otherwise make that timeout fire for a segment
+ * that arrived.  Larger windows keep their ACK ratio, also when few
+ * segments are out (a write after an idle spell).
  */
-static inline u32 eng_low_flight(const struct tonic_flow *f, u32 seg, u32 n)
+static inline bool eng_small_wnd(const struct tonic_flow *f)
 {
-	u32 in = seg - f->wnd_start;
-
-	if (likely(in >= f->rto_low_segs) || f->rto_low_ns >= f->rto_min_ns)
-		return 0;
-	return min(n, f->rto_low_segs - in);
+	return unlikely(f->wnd <= f->rto_low_segs) &&
+	       f->rto_low_ns < f->rto_min_ns;
 }
 
 /*
@@ -454,7 +452,7 @@ static inline void eng_emit(struct tonic_engine *eng, struct tonic_flow *f,
 	tonic_cr_charge(f, len);
 	if (unlikely(f->flags & TF_ACKFREQ))
 		eng_ack_mark(f, seg, rtx, d);
-	if (!rtx && eng_low_flight(f, seg, 1))
+	if (!rtx && eng_small_wnd(f))
 		d->flags |= TONIC_SEG_ACKREQ;
 	f->segs_sent++;
 	if (unlikely(rtx)) {
@@ -481,7 +479,8 @@ static unsigned int eng_dd_new_run(struct tonic_engine *eng,
 				   struct tonic_seg_desc *d, unsigned int room)
 {
 	u32 first = f->next_new, seg = first, in_wnd = first - f->wnd_start;
-	unsigned int n, low;
+	struct tonic_seg_desc *ask;
+	unsigned int n;
 
 	if (first == f->tail || in_wnd >= f->wnd)
 		return 0;
@@ -497,8 +496,9 @@ static unsigned int eng_dd_new_run(struct tonic_engine *eng,
 	}
 	if (unlikely(f->flags & TF_SUBSEG) && seg == f->tail)
 		d[-1].len = f->last_len;
-	for (low = eng_low_flight(f, first, n); low; low--)
-		(d - n)[low - 1].flags |= TONIC_SEG_ACKREQ;
+	if (eng_small_wnd(f))
+		for (ask = d - n; ask != d; ask++)
+			ask->flags |= TONIC_SEG_ACKREQ;
 	f->next_new = seg;
 	f->segs_sent += n;
 	eng->st.cut_through += n;

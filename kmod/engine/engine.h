@@ -196,8 +196,8 @@ struct tonic_proto_ops;
  * @rto_max_ns: highest timeout a protocol may set; 0 = TONIC_DEF_RTO_MAX_NS
  * @rto_low_ns: lowest timeout while at most @rto_low_segs segments are
  *	outstanding (sent, not acked; IRN's RTO_low: too few for duplicate
- *	acks to find a loss), which also ask for an ACK at once; capped at
- *	@rto_min_ns
+ *	acks to find a loss); a window that small asks for every ACK at
+ *	once; capped at @rto_min_ns
  * @rto_low_segs: IRN's N; 0 = no low timeout, @rto_min_ns always applies
  * @ops: protocol; NULL = the built-in NewReno (tonic_newreno_ops)
  * @reserved: zero (padding the layout explicitly)

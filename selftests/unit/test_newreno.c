@@ -302,30 +302,47 @@ static void rto_low_outgrown(void)
 /*
  * Outstanding is sent and not acked: a flight of 10 with 7 of them acked
  * selectively above the hole leaves 3 in the network, and the hook sees
- * the low floor; with 6 acked, 4 are left and rto_min applies.  The first
- * rto_low_segs new segments of a flight ask for their ACK at once
- * (TONIC_SEG_ACKREQ), so that a delayed ACK cannot outlast rto_low.
+ * the low floor; with 6 acked, 4 are left and rto_min applies.  A window
+ * of at most rto_low_segs asks for every ACK at once (TONIC_SEG_ACKREQ),
+ * so that a delayed ACK cannot outlast rto_low; a larger one does not.
  */
-static void rto_low_outstanding(void)
+static struct tonic_engine *mk_script(u32 init_wnd)
 {
 	struct tonic_engine *e = tonic_engine_create(NULL);
-	struct tonic_flow_params p = flow_params(ID, 128, 10, &script_ops);
-	unsigned int i;
+	struct tonic_flow_params p = flow_params(ID, 128, init_wnd,
+						 &script_ops);
 
 	script_reset();
 	p.rto_min_ns = RTO_NS;
 	p.rto_low_ns = RTO_LOW_NS;
 	p.rto_low_segs = 3;
-	CHECK_EQ(tonic_engine_flow_add(e, &p, 0), 0);
-	CHECK_EQ(tonic_engine_announce(e, ID, 20, 0), 0);
+	if (tonic_engine_flow_add(e, &p, 0) ||
+	    tonic_engine_announce(e, ID, 20, 0))
+		tap_diag("setup failed");
+	return e;
+}
+
+static void rto_low_outstanding(void)
+{
+	struct tonic_engine *e = mk_script(10);
+	unsigned int i, asked = 0;
+
 	CHECK_EQ(tonic_engine_tx(e, 0, out, 1024), 10);
 	for (i = 0; i < 10; i++)
-		CHECK_EQ(!!(out[i].flags & TONIC_SEG_ACKREQ), i < 3);
+		asked += !!(out[i].flags & TONIC_SEG_ACKREQ);
+	CHECK_EQ(asked, 0);
 	for (i = 1; i <= 6; i++)
 		ctrl1(e, sack_desc(ID, 0, i), i);
 	CHECK_EQ(script.last_in.rto_min_ns, RTO_NS);
 	ctrl1(e, sack_desc(ID, 0, 7), 7);
 	CHECK_EQ(script.last_in.rto_min_ns, RTO_LOW_NS);	/* 0, 8, 9 */
+	tonic_engine_destroy(e);
+
+	e = mk_script(3);
+	CHECK_EQ(tonic_engine_tx(e, 0, out, 1024), 3);
+	for (i = 0; i < 3; i++)
+		asked += !!(out[i].flags & TONIC_SEG_ACKREQ);
+	CHECK_EQ(asked, 3);
 	tonic_engine_destroy(e);
 }
 
@@ -411,7 +428,7 @@ static void lost_retransmission_resent(void)
 
 int main(void)
 {
-	tap_plan(11);
+	tap_plan(12);
 	TAP_RUN(two_losses_fast_recovery);
 	TAP_RUN(window_after_recovery);
 	TAP_RUN(tail_loss_timeout);
