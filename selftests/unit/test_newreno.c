@@ -340,7 +340,7 @@ static void rto_low_outstanding(void)
 
 	e = mk_script(3);
 	CHECK_EQ(tonic_engine_tx(e, 0, out, 1024), 3);
-	for (i = 0; i < 3; i++)
+	for (asked = 0, i = 0; i < 3; i++)
 		asked += !!(out[i].flags & TONIC_SEG_ACKREQ);
 	CHECK_EQ(asked, 3);
 	tonic_engine_destroy(e);
