@@ -372,15 +372,19 @@ static void eng_credit_check(struct tonic_engine *eng, struct tonic_flow *f,
 }
 
 /*
- * The flight has just outgrown RTO_low (more than rto_low_segs segments):
- * the timeout the last hook set with the low floor would now fire on any
- * ACK late by more than rto_low_ns, and resend a whole window.  Raise it
- * to rto_min_ns, the floor the next hook will see, and move a running
- * retransmission timer (not an early one) out with it.
+ * After new segments went out: if the flight has outgrown RTO_low (more
+ * than rto_low_segs outstanding), the timeout the last hook set with the
+ * low floor would now fire on any ACK late by more than rto_low_ns, and
+ * resend a whole window.  Raise it to rto_min_ns, the floor the next hook
+ * will see, and move a running retransmission timer (not an early one)
+ * out with it.
  */
-static void eng_rto_outgrown(struct tonic_engine *eng, struct tonic_flow *f,
-			     u64 now)
+static inline void eng_rto_outgrown(struct tonic_engine *eng,
+				    struct tonic_flow *f, u64 now)
 {
+	if (likely(f->rto_ns >= f->rto_min_ns) ||
+	    tonic_rto_floor(f) != f->rto_min_ns)
+		return;
 	f->rto_ns = f->rto_min_ns;
 	if ((f->flags & (TF_RTO | TF_PROBE)) == TF_RTO &&
 	    f->rto_expiry < now + f->rto_ns)
@@ -461,8 +465,7 @@ static inline void eng_emit(struct tonic_engine *eng, struct tonic_flow *f,
 		f->flags |= TF_RESENT;
 		eng->st.segs_rtx++;
 	}
-	if (!rtx && unlikely(f->rto_ns < f->rto_min_ns) &&
-	    tonic_rto_floor(f) == f->rto_min_ns)
+	if (!rtx)
 		eng_rto_outgrown(eng, f, now);
 	eng_busy_timer(eng, f, now);
 }
@@ -502,10 +505,7 @@ static unsigned int eng_dd_new_run(struct tonic_engine *eng,
 	f->next_new = seg;
 	f->segs_sent += n;
 	eng->st.cut_through += n;
-	/* eng_emit()'s check, for the segment that outgrew RTO_low */
-	if (unlikely(f->rto_ns < f->rto_min_ns) &&
-	    tonic_rto_floor(f) == f->rto_min_ns)
-		eng_rto_outgrown(eng, f, now);
+	eng_rto_outgrown(eng, f, now);		/* as eng_emit() */
 	eng_busy_timer(eng, f, now);
 	return n;
 }

@@ -371,12 +371,10 @@ static inline void tonic_dd_timer_sync(struct tonic_engine *eng,
 static inline u64 tonic_rto_floor(const struct tonic_flow *f)
 {
 	u32 flight = f->next_new - f->wnd_start;
-	unsigned int w;
 
-	if (flight <= f->rto_low_segs)
-		return f->rto_low_ns;
-	for (w = 0; w < tb_nwords(f->k); w++)
-		flight -= tenv_popcount64(f->acked[w]);
+	if (flight > f->rto_low_segs)
+		flight -= tb_count(f->acked, f->k, f->wnd_start & (f->k - 1),
+				   flight);
 	return flight <= f->rto_low_segs ? f->rto_low_ns : f->rto_min_ns;
 }
 
