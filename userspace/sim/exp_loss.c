@@ -74,9 +74,11 @@ static int loss_one(struct sim_report *r, const struct exp_opts *o,
 	struct sim s;
 	int err;
 
-	if (!p)
-		return 0;
 	snprintf(e, sizeof(e), "loss%g-%s", loss * 100, proto);
+	if (!p) {
+		fprintf(stderr, "%s: the %s program is not built in\n", e, proto);
+		return 0;
+	}
 	if (sim_init(&s, &cfg) || sim_topo_star(&s, 2, &l))
 		return -ENOMEM;
 	w.f = sim_flow_new(&s, 0, 1, p, LOSS_C, 0, 0);
