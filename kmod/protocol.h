@@ -159,6 +159,7 @@ struct tonic_engine;
 enum {
 	TONIC_DEFER_TIMER,		/* run tonic_timer_work() from release_cb */
 	TONIC_DEFER_ARM,		/* re-arm the timer from release_cb */
+	TONIC_DEFER_MTU,		/* run mtu_reduced from release_cb */
 };
 
 /* Each socket owns one engine instance holding one flow, with this id. */
@@ -176,7 +177,13 @@ enum {
  * @icsk: inet connection sock; must be first
  * @iss: our initial sequence number; our segment i travels as iss + 1 + i
  * @irs: the peer's initial sequence number
- * @seg_size: C in use (bytes); 0 before the handshake
+ * @seg_size: C chosen at the handshake (bytes), 0 before: the longest
+ *	segment either end sends, and the one the peer's are cut to unless
+ *	their header names a smaller one (tonic_data_c())
+ * @snd_seg_size: C of the segments this end cuts from now on: @seg_size,
+ *	smaller after a path MTU drop (tonic_mtu_reduced())
+ * @mtu_info: the path MTU an ICMP error reported while the user held
+ *	the socket (TONIC_DEFER_MTU)
  * @window: K in use (segments)
  * @signals: receiver signals negotiated (TONIC_SIG_*): what both ends'
  *	protocols need, sent by both ends' receivers
@@ -264,6 +271,8 @@ struct tonic_sock {
 	u16 seg_size;
 	u16 window;
 	u32 signals;
+	u16 snd_seg_size;
+	u32 mtu_info;
 	int user_seg_size;
 	bool udp;
 	__be16 udp_sport;
@@ -410,6 +419,7 @@ static inline struct tonic_request_sock *tonic_rsk(const struct request_sock *re
  *	(sock/gro.c), TONIC_BATCH_BACKLOG in the socket's backlog
  *	(tonic_backlog_merge())
  * @nsegs: send buffer: segments in this skb, @seg on (sock/sndbuf.c)
+ * @seg_size: send buffer: C of this skb's segments (tonic_mtu_reduced())
  */
 struct tonic_skb_cb {
 	union {
@@ -424,9 +434,16 @@ struct tonic_skb_cb {
 	u8 udp;
 	u8 batch;
 	u16 nsegs;
+	u16 seg_size;
 };
 
 #define TONIC_SKB_CB(skb) ((struct tonic_skb_cb *)&((skb)->cb[0]))
+
+/* C of the segments of send-buffer skb @skb. */
+static inline u32 tonic_run_c(const struct sk_buff *skb)
+{
+	return TONIC_SKB_CB(skb)->seg_size;
+}
 
 /**
  * struct tonic_af_ops - what the family-independent core asks of a family
@@ -553,6 +570,8 @@ int tonic_ioctl(struct sock *sk, int cmd, int *karg);
 __poll_t tonic_poll(struct file *file, struct socket *sock, poll_table *wait);
 int tonic_inet_listen(struct socket *sock, int backlog);
 void tonic_release_cb(struct sock *sk);
+void tonic_mtu_reduced(struct sock *sk, struct dst_entry *dst);
+void tonic_pmtu_event(struct sock *sk, u32 mtu);
 void tonic_write_space(struct sock *sk);
 int tonic_connection_established(struct sock *sk);
 void tonic_reset(struct sock *sk, int err);
@@ -854,6 +873,28 @@ int tonic_v6_udp_err(struct sk_buff *skb, u32 info, int offset);
 /* TONIC_SKB_CB()->batch: who made a batch. */
 #define TONIC_BATCH_GRO		1	/* GRO (gro.c) */
 #define TONIC_BATCH_BACKLOG	2	/* the socket's backlog (input.c) */
+
+/**
+ * tonic_data_c() - C of a received DATA segment
+ * @tsk: its connection
+ * @th: its header
+ *
+ * A sender whose path MTU dropped cuts its segments smaller than the
+ * handshake's C and names the C it cut to in the DATA header's @sack
+ * (0 there: the handshake's), so that the receiver still tells full
+ * segments from short ones.
+ *
+ * Return: C in bytes, or 0 if the header names one out of range.
+ */
+static inline u32 tonic_data_c(const struct tonic_sock *tsk,
+			       const struct tonichdr *th)
+{
+	u32 c = ntohl(th->sack);
+
+	if (!c)
+		return tsk->seg_size;
+	return c >= TONIC_MIN_SEGMENT && c <= tsk->seg_size ? c : 0;
+}
 
 /**
  * tonic_hdr_batchable() - may a datagram join a batch?

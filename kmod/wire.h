@@ -54,7 +54,10 @@ struct tonichdr {
 	__be16	len;		/* payload bytes after the header and options */
 	__be32	seq;
 	__be32	ack;		/* next segment number expected from the peer */
-	__be32	sack;		/* segment number this ACK reports */
+	__be32	sack;		/* ACK: segment number it reports; DATA: C the
+				 * segment was cut to if below the
+				 * handshake's (path MTU drop), else 0
+				 */
 	__be16	wnd;		/* receive window: segments accepted after @ack */
 	__sum16	check;		/* pseudo header + header + payload */
 	__be32	grant;		/* grant tokens, bytes */

@@ -188,6 +188,7 @@ static void eng_flow_setup(struct tonic_flow *f,
 	f->ring_size = p->ring_size ? p->ring_size : TONIC_DEF_RING;
 	f->scheme = p->scheme ? p->scheme : ops->scheme;
 	f->seg_size = p->seg_size;
+	f->seg_max = p->seg_size;
 	f->wnd_start = p->init_seq;
 	f->next_new = p->init_seq;
 	f->tail = p->init_seq;
@@ -287,6 +288,19 @@ int tonic_engine_flow_remove(struct tonic_engine *eng, u32 flow_id)
 	return 0;
 }
 
+int tonic_engine_flow_resize(struct tonic_engine *eng, u32 flow_id,
+			     u32 seg_size)
+{
+	struct tonic_flow *f = tonic_ft_find(&eng->tab, flow_id);
+
+	if (!f)
+		return -ENOENT;
+	if (!seg_size || seg_size > f->seg_size)
+		return -EINVAL;
+	f->seg_size = seg_size;
+	return 0;
+}
+
 static inline void eng_activate(struct tonic_engine *eng,
 				struct tonic_flow *f)
 {
@@ -317,7 +331,7 @@ int tonic_engine_announce(struct tonic_engine *eng, u32 flow_id, u32 tail,
 		return -EBUSY;
 	if (tonic_seq_before(tail, f->tail))
 		return -EINVAL;
-	if (last_len && (last_len >= f->seg_size || tail == f->tail))
+	if (last_len && (last_len >= f->seg_max || tail == f->tail))
 		return -EINVAL;
 	if (last_len) {
 		f->flags |= TF_SUBSEG;

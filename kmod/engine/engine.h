@@ -571,12 +571,30 @@ int tonic_engine_flow_add(struct tonic_engine *eng,
 int tonic_engine_flow_remove(struct tonic_engine *eng, u32 flow_id);
 
 /**
+ * tonic_engine_flow_resize() - C shrinks for the segments still to come
+ * @eng: engine
+ * @flow_id: flow
+ * @seg_size: the new C in bytes, 1 to the current one
+ *
+ * The path MTU dropped (sock/socket.c): the segments announced from now
+ * on are @seg_size bytes.  Those announced before keep their length on
+ * the wire; the credit engine charges every segment @seg_size from now
+ * on, and programs see the new C.  A sub-segment may still be as long as
+ * anything below the C the flow was added with (it was cut before).
+ *
+ * Return: 0, -ENOENT or -EINVAL (@seg_size 0 or larger than C).
+ */
+int tonic_engine_flow_resize(struct tonic_engine *eng, u32 flow_id,
+			     u32 seg_size);
+
+/**
  * tonic_engine_announce() - tonic-tail advance: new segments to send
  * @eng: engine
  * @flow_id: flow
  * @tail: new end (exclusive) of the announced segments
  * @last_len: 0 if every new segment is C bytes; otherwise the length of
- *	the final one (a sub-segment, 1..C-1)
+ *	the final one (a sub-segment, 1 to one less than the flow's first
+ *	C: tonic_engine_flow_resize())
  *
  * After a sub-segment, nothing more may be announced until the engine
  * reports TONIC_NOTIFY_SUBSEG (the sub-segment was cumulatively acked).

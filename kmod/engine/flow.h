@@ -109,6 +109,7 @@ struct tonic_flow {
 	u64 probes;
 	u64 violations;
 	u64 rtx_sent;
+	u32 seg_max;		/* C at flow add: no sub-segment reaches it */
 	u32 ring[];		/* N segment indices; then the user state */
 };
 

@@ -55,7 +55,7 @@ void tonic_gso_begin(struct sock *sk, struct tonic_gso *g)
 	/* Raw IP has no GSO type; UDP GSO does not go through IPsec. */
 	if (!tsk->udp || max < 2 || (dst && dst_xfrm(dst)))
 		return;
-	g->mss = TONIC_HDR_LEN + tsk->seg_size;
+	g->mss = TONIC_HDR_LEN + tsk->snd_seg_size;
 	g->max_segs = min_t(u32, max, UDP_MAX_SEGMENTS);
 	g->max_len = TONIC_GSO_MAX_LEN;
 	if (sk->sk_gso_max_size)
@@ -146,11 +146,11 @@ static struct sk_buff *tonic_seg_alloc(const struct sk_buff *run, int i,
 	skb_reset_transport_header(skb);
 	skb->ip_summed = CHECKSUM_PARTIAL;
 	/*
-	 * C is fixed at the handshake.  Should the path MTU drop below
-	 * C + headers later (an ICMP "fragmentation needed", a smaller
-	 * device MTU), IP fragments the segment rather than dropping it:
-	 * the last resort that keeps the connection alive.  New connections
-	 * choose C from the new path MTU.
+	 * A segment cut before the path MTU dropped below C + headers
+	 * (tonic_mtu_reduced() cuts the later ones smaller; a smaller
+	 * device MTU sends no ICMP error) keeps its size: IP fragments it
+	 * rather than dropping it, the last resort that keeps the
+	 * connection alive.
 	 */
 	skb->ignore_df = 1;
 	return skb;
@@ -319,13 +319,16 @@ __tonic_gso_add(struct sock *sk, struct tonic_gso *g,
 
 	i = tonic_run_seek(&g->cur, run, off, &foff);
 	n = tonic_run_span(run, i, foff, len);
-	if (g->first && (g->last_len != g->mss || g->segs >= g->max_segs ||
+	if (g->first && (g->last_len != g->mss || dlen > g->mss ||
+			 g->segs >= g->max_segs ||
 			 g->len + dlen > g->max_len || n + 1 > MAX_SKB_FRAGS))
 		tonic_gso_end(sk, g);
 	if (!g->first) {
 		head = tonic_seg_alloc(run, i, foff, n, len);
 		if (!head)
 			return NULL;
+		/* Full datagrams of the run's C (smaller after a PMTU drop) */
+		g->mss = TONIC_HDR_LEN + tonic_run_c(run);
 		g->first = head;
 		g->last = head;
 		g->segs = 1;
@@ -473,7 +476,7 @@ u32 tonic_gso_add_run(struct sock *sk, struct tonic_gso *g,
 		      const u8 *flags)
 {
 	struct page_frag *pf = &tonic_sk(sk)->hdr_frag;
-	u32 c = tonic_sk(sk)->seg_size, k = 0;
+	u32 c = tonic_run_c(run), k = 0;
 
 	while (k < n) {
 		u32 len = min(run->len - off, c), foff, m, done;
@@ -486,7 +489,7 @@ u32 tonic_gso_add_run(struct sock *sk, struct tonic_gso *g,
 		/* Full datagrams in this fragment that may join now. */
 		m = 0;
 		if (g->first && g->last_len == g->mss &&
-		    g->segs < g->max_segs) {
+		    g->mss == TONIC_HDR_LEN + c && g->segs < g->max_segs) {
 			m = min3(n - k, (skb_frag_size(f) - foff) / c,
 				 g->max_segs - g->segs);
 			m = min(m, (g->max_len - g->len) / g->mss);

@@ -52,6 +52,7 @@ void tonic_negotiate_syn(struct sock *sk, const struct dst_entry *dst)
 
 	tsk->seg_size = tonic_pick_seg_size(sk, dst, tsk->user_seg_size,
 					    tsk->udp);
+	tsk->snd_seg_size = tsk->seg_size;
 	tsk->window = rounddown_pow_of_two(tonic_default_window(sk));
 	/* Resolved now, so that the SYN asks the peer for our signals. */
 	tsk->signals = tonic_proto_resolve(sock_net(sk), tsk->proto_name,
@@ -93,11 +94,14 @@ int tonic_negotiate_synack(struct sock *sk, const struct tonic_synopt *opt)
 {
 	struct tonic_sock *tsk = tonic_sk(sk);
 	struct tonic_syn_view v;
+	int err;
 
 	tonic_syn_parse(opt, &v);
 	/* The listener answers with the union of both ends' needs. */
-	return tonic_syn_accept(&v, &tsk->seg_size, &tsk->window,
-				&tsk->signals);
+	err = tonic_syn_accept(&v, &tsk->seg_size, &tsk->window,
+			       &tsk->signals);
+	tsk->snd_seg_size = tsk->seg_size;
+	return err;
 }
 
 /**

@@ -215,7 +215,8 @@ static void tonic_delack_arm(struct sock *sk)
  * (engine/receiver.c) says where it goes and which ACK answers it; here
  * the skb is kept or freed and the ACK sent or delayed.
  */
-static void tonic_data_rcv(struct sock *sk, struct sk_buff *skb, u32 seg)
+static void tonic_data_rcv(struct sock *sk, struct sk_buff *skb, u32 seg,
+			   u32 c)
 {
 	struct tonic_sock *tsk = tonic_sk(sk);
 	struct tonic_rcv_seg in = {
@@ -233,6 +234,7 @@ static void tonic_data_rcv(struct sock *sk, struct sk_buff *skb, u32 seg)
 	tsk->stats.segs_in++;
 	TONIC_SK_INC_STATS(sk, TONIC_MIB_SEGS_IN);
 	tonic_rcv_cfg(sk, &cfg);
+	cfg.seg_size = c;
 
 	/* Nothing follows the peer's FIN: anything is a duplicate. */
 	in.verdict = tsk->peer_fin ? TONIC_RCV_DUP :
@@ -250,7 +252,7 @@ static void tonic_data_rcv(struct sock *sk, struct sk_buff *skb, u32 seg)
 	what = tonic_rcv_take(&tsk->rcv, &cfg, &in, in.ce ? tonic_now() : 0,
 			      &ack, &newly);
 	if (in.verdict == TONIC_RCV_NEXT || in.verdict == TONIC_RCV_HOLD)
-		tonic_len_keep(&tsk->lens, &tsk->rcv, tsk->seg_size, seg, in.len,
+		tonic_len_keep(&tsk->lens, &tsk->rcv, c, seg, in.len,
 			       in.verdict == TONIC_RCV_HOLD);
 	tonic_data_keep(sk, skb, &in, newly);
 
@@ -538,27 +540,29 @@ static __always_inline bool tonic_rcv_admit(struct sock *sk, u8 type,
 
 /*
  * The admission of DATA past tonic_rcv_admit(): @n segments from @seq,
- * each C bytes but the last, @last (a lone datagram: @n 1, @last its
- * length).  Their lengths, then the ack and window they carry, then the
- * reader and the state.  A lone datagram is answered and counted here
+ * each @c bytes but the last, @last (a lone datagram: @n 1, @last its
+ * length), @c the C their header names (tonic_data_c(), 0: none valid).
+ * Their lengths, then the ack and window they carry, then the reader and
+ * the state.  A lone datagram is answered and counted here
  * when refused; a batch is refused unanswered (but for the ack it
  * carries, which its first datagram then finds taken).
  *
  * Return: true if the segments go to the receiver model.
  */
 static __always_inline bool tonic_data_admit(struct sock *sk, u32 seq,
-					     u32 ack, u32 wnd, u32 n, u32 last)
+					     u32 ack, u32 wnd, u32 n, u32 last,
+					     u32 c)
 {
 	struct tonic_sock *tsk = tonic_sk(sk);
 	bool bad;
 
 	/* Nothing of a segment of impossible length counts. */
-	if (n == 1)
-		bad = tonic_len_bad(&tsk->lens, &tsk->rcv, tsk->seg_size, seq,
-				    last);
+	if (!c)
+		bad = true;
+	else if (n == 1)
+		bad = tonic_len_bad(&tsk->lens, &tsk->rcv, c, seq, last);
 	else
-		bad = tonic_len_run_bad(&tsk->lens, &tsk->rcv, tsk->seg_size,
-					seq, n, last);
+		bad = tonic_len_run_bad(&tsk->lens, &tsk->rcv, c, seq, n, last);
 	if (bad) {
 		if (n == 1)
 			TONIC_SK_INC_STATS(sk, TONIC_MIB_DROP_MALFORMED);
@@ -585,6 +589,7 @@ static void tonic_rcv_conn(struct sock *sk, struct sk_buff *skb)
 	u32 ack = ntohl(th->ack) - (tsk->iss + 1);
 	u32 len = skb->len - TONIC_HDR_LEN;
 	u32 wnd = ntohs(th->wnd);
+	u32 c;
 
 	if (!tonic_rcv_admit(sk, th->type, seq, ack, wnd, 1))
 		goto drop;
@@ -595,9 +600,10 @@ static void tonic_rcv_conn(struct sock *sk, struct sk_buff *skb)
 			      th->flags, ntohl(th->grant), wnd);
 		break;
 	case TONIC_PKT_DATA:
-		if (!tonic_data_admit(sk, seq, ack, wnd, 1, len))
+		c = tonic_data_c(tsk, th);
+		if (!tonic_data_admit(sk, seq, ack, wnd, 1, len, c))
 			goto drop;
-		tonic_data_rcv(sk, skb, seq);
+		tonic_data_rcv(sk, skb, seq, c);
 		return;
 	case TONIC_PKT_FIN:
 		tonic_ack_rcv(sk, ack, 0, 0, 0, wnd);
@@ -734,14 +740,15 @@ static bool tonic_batch_fast(struct sock *sk, struct sk_buff *skb)
 	/* A run the receiver model can take at once, and memory for it. */
 	if (th->type != TONIC_PKT_DATA || TONIC_SKB_CB(skb)->ce ||
 	    tsk->peer_fin || sock_flag(sk, SOCK_DEAD) ||
-	    !tonic_acc_data_state(sk->sk_state) || size != tsk->seg_size)
+	    !tonic_acc_data_state(sk->sk_state) || size != tonic_data_c(tsk, th))
 		return false;
 	tonic_rcv_cfg(sk, &cfg);
+	cfg.seg_size = size;
 	if (!tonic_rcv_run_ok(&tsk->rcv, &cfg, seq, n, ackfreq) ||
 	    !tonic_rmem_ok(sk, skb))
 		return false;
 	if (!tonic_rcv_admit(sk, TONIC_PKT_DATA, seq, ack, wnd, n) ||
-	    !tonic_data_admit(sk, seq, ack, wnd, n, last))
+	    !tonic_data_admit(sk, seq, ack, wnd, n, last, size))
 		return false;
 	/* The ACK may have changed the receiver too; the datagrams see it. */
 	if (seq != tsk->rcv.rcv_nxt || tsk->rcv.held)
@@ -867,7 +874,7 @@ bool tonic_backlog_merge(struct sock *sk, struct sk_buff *skb)
 	struct sk_buff *tail = sk->sk_backlog.tail;
 	const struct tonichdr *th = tonic_hdr(skb);
 	struct tonic_sock *tsk = tonic_sk(sk);
-	u32 size = tsk->seg_size, len, n;
+	u32 size = tonic_data_c(tsk, th), len, n;
 	struct tonic_rcv_cfg cfg;
 	struct tonichdr *th2;
 	bool stolen, ackreq;

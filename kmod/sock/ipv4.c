@@ -378,6 +378,24 @@ static bool tonic_v4_policy_check(struct sock *sk, struct sk_buff *skb)
 	return xfrm4_policy_check(sk, XFRM_POLICY_IN, skb);
 }
 
+/*
+ * icsk_af_ops.mtu_reduced: the path MTU an ICMP "fragmentation needed"
+ * reported (tonic_sock.mtu_info) goes into the route, and the segments
+ * to come are cut to it unless the socket ignores path MTU discovery
+ * (IP_MTU_DISCOVER), as tcp_v4_mtu_reduced() decides.
+ */
+static void tonic_v4_mtu_reduced(struct sock *sk)
+{
+	struct dst_entry *dst;
+
+	if ((1 << sk->sk_state) & (TCPF_LISTEN | TCPF_CLOSE))
+		return;
+	dst = inet_csk_update_pmtu(sk, READ_ONCE(tonic_sk(sk)->mtu_info));
+	if (dst && inet_sk(sk)->pmtudisc != IP_PMTUDISC_DONT &&
+	    ip_sk_accept_pmtu(sk))
+		tonic_mtu_reduced(sk, dst);
+}
+
 /* @offset: from the quoted IP header to the quoted Tonic header */
 static int __tonic_v4_err(struct sk_buff *skb, u32 info, int offset)
 {
@@ -433,15 +451,7 @@ static int __tonic_v4_err(struct sk_buff *skb, u32 info, int offset)
 		if (code > NR_ICMP_UNREACH)
 			goto out;
 		if (code == ICMP_FRAG_NEEDED) {
-			/* C is fixed for the connection; just update the
-			 * route (from the quote, when the user holds the
-			 * socket).
-			 */
-			if (!sock_owned_by_user(sk))
-				inet_csk_update_pmtu(sk, info);
-			else
-				ipv4_update_pmtu(skb, net, info, 0,
-						 iph->protocol);
+			tonic_pmtu_event(sk, info);
 			goto out;
 		}
 		err = icmp_err_convert[code].errno;
@@ -486,6 +496,7 @@ const struct tonic_af_ops tonic_ipv4_af_ops = {
 		.send_check	= tonic_v4_send_check,
 		.rebuild_header	= inet_sk_rebuild_header,
 		.conn_request	= tonic_v4_conn_request,
+		.mtu_reduced	= tonic_v4_mtu_reduced,
 		.net_header_len	= sizeof(struct iphdr),
 		.setsockopt	= ip_setsockopt,
 		.getsockopt	= ip_getsockopt,

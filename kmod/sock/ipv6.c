@@ -511,6 +511,18 @@ static bool tonic_v6_policy_check(struct sock *sk, struct sk_buff *skb)
 	return xfrm6_policy_check(sk, XFRM_POLICY_IN, skb);
 }
 
+/* icsk_af_ops.mtu_reduced: IPv4's tonic_v4_mtu_reduced() for IPv6. */
+static void tonic_v6_mtu_reduced(struct sock *sk)
+{
+	struct dst_entry *dst;
+
+	if ((1 << sk->sk_state) & (TCPF_LISTEN | TCPF_CLOSE))
+		return;
+	dst = inet6_csk_update_pmtu(sk, READ_ONCE(tonic_sk(sk)->mtu_info));
+	if (dst)
+		tonic_mtu_reduced(sk, dst);
+}
+
 static int __tonic_v6_err(struct sk_buff *skb, u8 type, u8 code, int offset,
 			  __be32 info)
 {
@@ -552,8 +564,8 @@ static int __tonic_v6_err(struct sk_buff *skb, u8 type, u8 code, int offset,
 		goto out;
 	}
 	if (type == ICMPV6_PKT_TOOBIG) {
-		if (!sock_owned_by_user(sk) && sk->sk_state != TCP_LISTEN)
-			inet6_csk_update_pmtu(sk, ntohl(info));
+		if (sk->sk_state != TCP_LISTEN)
+			tonic_pmtu_event(sk, ntohl(info));
 		goto out;
 	}
 	tonic_err_report(sk, err);
@@ -582,6 +594,7 @@ const struct tonic_af_ops tonic_ipv6_af_ops = {
 		.send_check	= tonic_v6_send_check,
 		.rebuild_header	= inet6_sk_rebuild_header,
 		.conn_request	= tonic_v6_conn_request,
+		.mtu_reduced	= tonic_v6_mtu_reduced,
 		.net_header_len	= sizeof(struct ipv6hdr),
 		.setsockopt	= ipv6_setsockopt,
 		.getsockopt	= ipv6_getsockopt,

@@ -87,19 +87,36 @@ int tonic_transmit(struct sock *sk, struct sk_buff *skb)
 	return net_xmit_eval(err);
 }
 
-/* The header fields a batch's data packets share, filled by the first. */
-static void tonic_data_hdr(struct sock *sk, struct tonic_gso *gso)
+/*
+ * What a data packet carries in @sack: the C of its run if the path MTU
+ * dropped since the handshake (tonic_mtu_reduced()), else 0.
+ */
+static __be32 tonic_wire_c(const struct tonic_sock *tsk,
+			   const struct sk_buff *run)
+{
+	u32 c = tonic_run_c(run);
+
+	return c == tsk->seg_size ? 0 : htonl(c);
+}
+
+/*
+ * The header fields a batch's data packets share, filled by the first,
+ * and the C of @run, which holds the packets to come.
+ */
+static void tonic_data_hdr(struct sock *sk, struct tonic_gso *gso,
+			   const struct sk_buff *run)
 {
 	if (!gso->hdr_ready) {
 		tonic_fill_hdr(sk, &gso->hdr, TONIC_PKT_DATA, 0, 0);
 		gso->hdr_ready = true;
 	}
+	gso->hdr.sack = tonic_wire_c(tonic_sk(sk), run);
 }
 
 /*
- * The send-buffer skb holding segment @seg (a run of segments of C bytes
- * each), and the segment's offset in it in *@off; NULL if @seg is not
- * announced and unacknowledged.
+ * The send-buffer skb holding segment @seg (a run of segments of its C
+ * bytes each), and the segment's offset in it in *@off; NULL if @seg is
+ * not announced and unacknowledged.
  */
 static struct sk_buff *tonic_seg_run(const struct tonic_sock *tsk, u32 seg,
 				     u32 *off)
@@ -113,7 +130,7 @@ static struct sk_buff *tonic_seg_run(const struct tonic_sock *tsk, u32 seg,
 	if (WARN_ON_ONCE(!oskb ||
 			 seg - TONIC_SKB_CB(oskb)->seg >= TONIC_SKB_CB(oskb)->nsegs))
 		return NULL;
-	*off = (seg - TONIC_SKB_CB(oskb)->seg) * tsk->seg_size;
+	*off = (seg - TONIC_SKB_CB(oskb)->seg) * tonic_run_c(oskb);
 	if (WARN_ON_ONCE(*off >= oskb->len))
 		return NULL;
 	return oskb;
@@ -146,7 +163,7 @@ int tonic_xmit_seg(struct sock *sk, u32 seg, bool rtx, u8 flags,
 	oskb = tonic_seg_run(tsk, seg, &off);
 	if (!oskb)
 		return -EINVAL;
-	len = min_t(u32, oskb->len - off, tsk->seg_size);
+	len = min_t(u32, oskb->len - off, tonic_run_c(oskb));
 
 	/*
 	 * As TCP's skb_segment() output: a new skb referencing the
@@ -170,11 +187,12 @@ int tonic_xmit_seg(struct sock *sk, u32 seg, bool rtx, u8 flags,
 		 * nothing received can move rcv_nxt while the socket is
 		 * locked, so the window promised holds for all of them.
 		 */
-		tonic_data_hdr(sk, gso);
+		tonic_data_hdr(sk, gso, oskb);
 		tonic_gso_hdr(th, gso, flags, len, tsk->iss + 1 + seg);
 	} else {
 		tonic_fill_hdr(sk, th, TONIC_PKT_DATA, flags, len);
 		th->seq = htonl(tsk->iss + 1 + seg);
+		th->sack = tonic_wire_c(tsk, oskb);
 	}
 	if (skb)
 		err = tonic_transmit(sk, skb);
@@ -225,13 +243,13 @@ u32 tonic_xmit_run(struct sock *sk, u32 seg, u32 n, bool rtx, u8 *flags,
 		goto one;
 	/* Those in the run, and none empty. */
 	n = min(n, TONIC_SKB_CB(oskb)->seg + TONIC_SKB_CB(oskb)->nsegs - seg);
-	n = min(n, DIV_ROUND_UP(oskb->len - off, tsk->seg_size));
+	n = min(n, DIV_ROUND_UP(oskb->len - off, tonic_run_c(oskb)));
 	if (n < 2)
 		goto one;
 	if (rtx)
 		for (k = 0; k < n; k++)
 			flags[k] |= TONIC_F_ACKREQ;
-	tonic_data_hdr(sk, gso);
+	tonic_data_hdr(sk, gso, oskb);
 	sent = tonic_gso_add_run(sk, gso, oskb, off, n, tsk->iss + 1 + seg,
 				 flags);
 	gso->segs_out += sent;

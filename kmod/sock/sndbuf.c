@@ -5,7 +5,8 @@
  * The send buffer is sk_write_queue: skbs of payload page fragments (as
  * TCP's), each holding a run of up to 64 KB of consecutive segments, all
  * of C bytes but the queue's last one, which may be short and still grow
- * (TONIC_SKB_CB()->seg is the run's first segment, ->nsegs how many).
+ * (TONIC_SKB_CB()->seg is the run's first segment, ->nsegs how many,
+ * ->seg_size its C: smaller in the runs cut after a path MTU drop).
  * Segment s starts (s - seg) x C bytes into its skb; transmitting builds
  * a packet that references those pages rather than copying bytes, and a
  * run's skb is freed once its last segment is acknowledged, so the send
@@ -59,9 +60,9 @@ static u32 tonic_run_end(const struct sk_buff *skb)
 static u32 tonic_seg_len(const struct tonic_sock *tsk,
 			 const struct sk_buff *skb, u32 seg)
 {
-	u32 off = (seg - TONIC_SKB_CB(skb)->seg) * tsk->seg_size;
+	u32 c = tonic_run_c(skb), off = (seg - TONIC_SKB_CB(skb)->seg) * c;
 
-	return off < skb->len ? min_t(u32, skb->len - off, tsk->seg_size) : 0;
+	return off < skb->len ? min_t(u32, skb->len - off, c) : 0;
 }
 
 /**
@@ -79,7 +80,7 @@ int tonic_sndbuf_bytes(const struct sock *sk)
 	if (!skb)
 		return 0;
 	/* The head run's acknowledged segments are all full ones. */
-	n -= (tsk->snd_una - TONIC_SKB_CB(skb)->seg) * tsk->seg_size;
+	n -= (tsk->snd_una - TONIC_SKB_CB(skb)->seg) * tonic_run_c(skb);
 	skb_queue_walk(&sk->sk_write_queue, skb)
 		n += skb->len;
 	return n;
@@ -161,7 +162,7 @@ int tonic_flow_start(struct sock *sk)
 		return -ENOMEM;
 	tsk->clamps_seen = 0;
 	p.flow_id = TONIC_FLOW_ID;
-	p.seg_size = tsk->seg_size;
+	p.seg_size = tsk->snd_seg_size;
 	p.wnd_max = tsk->window;
 	p.init_seq = tsk->snd_una;
 	p.rto_min_ns = (u64)READ_ONCE(tn->rto_min_ms) * NSEC_PER_MSEC;
@@ -179,7 +180,7 @@ int tonic_flow_start(struct sock *sk)
 	 * credit, K x C bytes; the receiver's grants refill it.
 	 */
 	if (p.ops->scheme == TONIC_CREDIT_GRANT)
-		p.init_tokens = (u32)tsk->window * tsk->seg_size;
+		p.init_tokens = (u32)tsk->window * tsk->snd_seg_size;
 	err = tonic_engine_flow_add(tsk->eng, &p, tonic_now());
 	if (err) {
 		tonic_engine_destroy(tsk->eng);
@@ -290,7 +291,7 @@ static void tonic_announce(struct sock *sk, u64 now)
 		/* A run's segments are full up to @full; only the queue's
 		 * last segment may be short, so it is @full if any.
 		 */
-		u32 full = TONIC_SKB_CB(skb)->seg + skb->len / tsk->seg_size;
+		u32 full = TONIC_SKB_CB(skb)->seg + skb->len / tonic_run_c(skb);
 
 		while (tonic_seg_before(tail, full) &&
 		       tonic_seg_before(tail, limit))
@@ -329,7 +330,7 @@ static void tonic_announce(struct sock *sk, u64 now)
 arm:
 	/* A short tail that has to wait: T, or the cork limit. */
 	skb = tsk->ann_skb;
-	if (skb && tonic_seg_len(tsk, skb, tsk->snd_ann) < tsk->seg_size &&
+	if (skb && tonic_seg_len(tsk, skb, tsk->snd_ann) < tonic_run_c(skb) &&
 	    !tsk->fin_queued && !tsk->writing) {
 		if (!tsk->flush_at)
 			tsk->flush_at = now + (u64)(tsk->cork || tsk->more ?
@@ -362,8 +363,8 @@ static void tonic_advance_head(struct sock *sk, u32 head)
 		if (tonic_seg_before(tsk->snd_ann, end))
 			end = tsk->snd_ann;
 		tsk->stats.bytes_acked += end == tonic_run_end(skb) ?
-			skb->len - (seg - TONIC_SKB_CB(skb)->seg) * tsk->seg_size :
-			(end - seg) * tsk->seg_size;
+			skb->len - (seg - TONIC_SKB_CB(skb)->seg) * tonic_run_c(skb) :
+			(end - seg) * tonic_run_c(skb);
 		for (; seg != end; seg++)
 			*tonic_seg_slot(tsk, seg) = NULL;
 		tsk->snd_una = end;
@@ -776,22 +777,24 @@ static u32 tonic_tail_room(const struct tonic_sock *tsk,
 	u32 last = tonic_run_end(skb) - 1;
 	u32 len = tonic_seg_len(tsk, skb, last);
 
-	if (len >= tsk->seg_size || tonic_seg_before(last, tsk->snd_ann))
+	if (len >= tonic_run_c(skb) || tonic_seg_before(last, tsk->snd_ann))
 		return 0;
-	return tsk->seg_size - len;
+	return tonic_run_c(skb) - len;
 }
 
 /*
  * May @skb, the queue's tail, its last segment full, take one more
- * segment: within TONIC_RUN_MAX, and with fragments left for C bytes
- * however the pages fall.
+ * segment: one of its C (not a run cut before a path MTU drop), within
+ * TONIC_RUN_MAX, and with fragments left for C bytes however the pages
+ * fall.
  */
 static bool tonic_run_open(const struct tonic_sock *tsk,
 			   const struct sk_buff *skb)
 {
-	u32 c = tsk->seg_size;
+	u32 c = tsk->snd_seg_size;
 
-	return tonic_seg_len(tsk, skb, tonic_run_end(skb) - 1) == c &&
+	return tonic_run_c(skb) == c &&
+	       tonic_seg_len(tsk, skb, tonic_run_end(skb) - 1) == c &&
 	       skb->len + c <= TONIC_RUN_MAX &&
 	       TONIC_SKB_CB(skb)->nsegs < U16_MAX &&
 	       skb_shinfo(skb)->nr_frags + DIV_ROUND_UP(c, PAGE_SIZE) + 1 <=
@@ -810,7 +813,7 @@ static u32 tonic_run_more(struct sock *sk, const struct sk_buff *skb,
 			  u32 fill, size_t avail, u32 segs, bool merge)
 {
 	struct tonic_run_fill f = {
-		.c = tonic_sk(sk)->seg_size,
+		.c = tonic_run_c(skb),
 		.queued = READ_ONCE(sk->sk_wmem_queued) + fill,
 		.sndbuf = READ_ONCE(sk->sk_sndbuf),
 		.len = skb->len + fill,
@@ -821,7 +824,8 @@ static u32 tonic_run_more(struct sock *sk, const struct sk_buff *skb,
 	};
 
 	/* A copy step adds one fragment at most. */
-	if (skb_shinfo(skb)->nr_frags + !merge + DIV_ROUND_UP(f.c, PAGE_SIZE) +
+	if (f.c != tonic_sk(sk)->snd_seg_size ||
+	    skb_shinfo(skb)->nr_frags + !merge + DIV_ROUND_UP(f.c, PAGE_SIZE) +
 	    1 > MAX_SKB_FRAGS)
 		return 0;
 	return tonic_run_fill_bytes(&f);
@@ -881,7 +885,7 @@ int tonic_sndbuf_append(struct sock *sk, struct msghdr *msg, size_t size,
 	 * worth at a time (as TCP fills a 64 KB skb before pushing it).
 	 */
 	if (tsk->udp && READ_ONCE(tonic_sk_net(sk)->gso_segs) > 1)
-		batch = clamp_t(u32, 0xffff / (TONIC_HDR_LEN + tsk->seg_size), 1,
+		batch = clamp_t(u32, 0xffff / (TONIC_HDR_LEN + tsk->snd_seg_size), 1,
 				READ_ONCE(tonic_sk_net(sk)->gso_segs));
 
 	while (copied < size) {
@@ -917,6 +921,7 @@ int tonic_sndbuf_append(struct sock *sk, struct msghdr *msg, size_t size,
 				}
 				TONIC_SKB_CB(skb)->seg = tsk->snd_end;
 				TONIC_SKB_CB(skb)->nsegs = 1;
+				TONIC_SKB_CB(skb)->seg_size = tsk->snd_seg_size;
 				sk_wmem_queued_add(sk, skb->truesize);
 				sk_mem_charge(sk, skb->truesize);
 				__skb_queue_tail(&sk->sk_write_queue, skb);
@@ -924,7 +929,7 @@ int tonic_sndbuf_append(struct sock *sk, struct msghdr *msg, size_t size,
 			tsk->snd_end++;
 			if (!tsk->ann_skb)
 				tsk->ann_skb = skb;
-			room = tsk->seg_size;
+			room = tonic_run_c(skb);
 		}
 
 		copy = min_t(size_t, size - copied, room);
@@ -975,13 +980,13 @@ int tonic_sndbuf_append(struct sock *sk, struct msghdr *msg, size_t size,
 		}
 		done = copy == room;
 		if (more) {
-			u32 n = DIV_ROUND_UP(more, tsk->seg_size);
+			u32 n = DIV_ROUND_UP(more, tonic_run_c(skb));
 
 			TONIC_SKB_CB(skb)->nsegs += n;
 			tsk->snd_end += n;
 			if (!tsk->ann_skb)
 				tsk->ann_skb = skb;
-			done += more / tsk->seg_size;
+			done += more / tonic_run_c(skb);
 			copy += more;
 		}
 		if (copied + copy == size)

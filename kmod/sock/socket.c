@@ -185,6 +185,7 @@ int tonic_init_sock(struct sock *sk)
 	tonic_init_conn_state(sk);
 	tsk->deferred = 0;
 	tsk->seg_size = 0;
+	tsk->snd_seg_size = 0;
 	tsk->window = 0;
 	tsk->signals = TONIC_NEWRENO_SIGNALS;	/* until the SYN resolves */
 	tsk->user_seg_size = 0;
@@ -252,6 +253,7 @@ void tonic_init_child(struct sock *newsk, const struct request_sock *req)
 	ntsk->iss = treq->iss;
 	ntsk->irs = treq->irs;
 	ntsk->seg_size = treq->seg_size;
+	ntsk->snd_seg_size = treq->seg_size;
 	ntsk->udp = treq->udp;
 	ntsk->window = treq->window;
 	ntsk->signals = treq->signals;
@@ -964,7 +966,7 @@ void __tonic_get_info(struct sock *sk, struct tonic_info *info)
 
 	memset(info, 0, sizeof(*info));
 	info->state = sk->sk_state;
-	info->segment_size = tsk->seg_size;
+	info->segment_size = tsk->snd_seg_size;
 	info->window = tsk->window;
 	info->peer_window = tsk->peer_wnd;
 	info->flush_delay_us = tsk->flush_delay_us;
@@ -1022,7 +1024,7 @@ int tonic_getsockopt(struct sock *sk, int level, int optname,
 	switch (optname) {
 	case TONIC_SEGMENT_SIZE:
 		val = tsk->seg_size && sk->sk_state != TCP_CLOSE &&
-		      sk->sk_state != TCP_LISTEN ? tsk->seg_size :
+		      sk->sk_state != TCP_LISTEN ? tsk->snd_seg_size :
 		      tsk->user_seg_size;
 		break;
 	case TONIC_FLUSH_DELAY:
@@ -1063,6 +1065,51 @@ int tonic_getsockopt(struct sock *sk, int level, int optname,
 }
 
 /**
+ * tonic_mtu_reduced() - cut the segments to come to a lower path MTU
+ * @sk: the socket, not owned by its user (or in release_cb)
+ * @dst: its route, holding the new path MTU
+ *
+ * What tcp_sync_mss() does for TCP: the segments cut from now on fit the
+ * path, their header naming their C (tonic_data_c()), and the engine
+ * charges and shows programs the new C.  The segments already cut (the
+ * send buffer's runs, announced or not) keep theirs: segment numbers are
+ * the unit of sequence space, acknowledgement and the engine's bitmaps,
+ * so a numbered segment is never split.  IP fragments them (ignore_df).
+ */
+void tonic_mtu_reduced(struct sock *sk, struct dst_entry *dst)
+{
+	struct tonic_sock *tsk = tonic_sk(sk);
+	u16 c;
+
+	if (!tsk->snd_seg_size)
+		return;
+	c = tonic_pick_seg_size(sk, dst, tsk->user_seg_size, tsk->udp);
+	if (c >= tsk->snd_seg_size)
+		return;
+	tsk->snd_seg_size = c;
+	if (tsk->eng)
+		tonic_engine_flow_resize(tsk->eng, TONIC_FLOW_ID, c);
+}
+
+/**
+ * tonic_pmtu_event() - an ICMP error reported path MTU @mtu for @sk
+ * @sk: the socket, bh-locked
+ * @mtu: the MTU the error reported
+ *
+ * As TCP: handled now, or by tonic_release_cb() if the user holds @sk.
+ */
+void tonic_pmtu_event(struct sock *sk, u32 mtu)
+{
+	struct tonic_sock *tsk = tonic_sk(sk);
+
+	WRITE_ONCE(tsk->mtu_info, mtu);
+	if (!sock_owned_by_user(sk))
+		inet_csk(sk)->icsk_af_ops->mtu_reduced(sk);
+	else if (!test_and_set_bit(TONIC_DEFER_MTU, &tsk->deferred))
+		sock_hold(sk);
+}
+
+/**
  * tonic_release_cb() - proto.release_cb: run deferred timer work and arm
  *	the timer (called by release_sock() with the spinlock held)
  * @sk: the socket
@@ -1078,4 +1125,8 @@ void tonic_release_cb(struct sock *sk)
 	}
 	if (test_and_clear_bit(TONIC_DEFER_ARM, &tsk->deferred))
 		__tonic_timer_update(sk);
+	if (test_and_clear_bit(TONIC_DEFER_MTU, &tsk->deferred)) {
+		inet_csk(sk)->icsk_af_ops->mtu_reduced(sk);
+		__sock_put(sk);
+	}
 }

@@ -109,7 +109,7 @@ static int tonic_set_tcp_int(struct sock *sk, int optname, int val)
 			WRITE_ONCE(inet_csk(sk)->icsk_user_timeout, val);
 		break;
 	case TCP_MAXSEG:
-		/* C is fixed by the handshake: later values are kept only */
+		/* C is chosen by the handshake: later values are kept only */
 		if (val && (val < TCP_MIN_MSS || val > MAX_TCP_WINDOW))
 			err = -EINVAL;
 		else if ((1 << sk->sk_state) & (TCPF_CLOSE | TCPF_LISTEN))
@@ -225,7 +225,7 @@ static int tonic_tcp_get_int(struct sock *sk, int optname, int *val)
 	case TCP_MAXSEG:
 		if (tsk->seg_size && !((1 << sk->sk_state) &
 				       (TCPF_CLOSE | TCPF_LISTEN)))
-			*val = tsk->seg_size;
+			*val = tsk->snd_seg_size;
 		else
 			*val = tsk->user_seg_size ?: TCP_MSS_DEFAULT;
 		break;

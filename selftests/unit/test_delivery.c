@@ -2,7 +2,7 @@
 /*
  * Unit tests of the data-delivery engine (delivery.c, engine.c): window
  * movement in incoming stage 1, window enforcement, retransmit-first
- * segment generation, sub-segments, notifications, stale ring entries
+ * segment generation, sub-segments, a smaller C, notifications, stale ring entries
  * and the API's argument checks.  A scripted protocol decides the hook
  * outputs so every expectation is exact.
  */
@@ -174,6 +174,32 @@ static void subsegment(void)
 	tonic_engine_destroy(e);
 }
 
+/*
+ * A path MTU drop: segments announced after tonic_engine_flow_resize()
+ * are the new C, programs see it, and a sub-segment cut before (longer
+ * than the new C, shorter than the first) is still accepted.
+ */
+static void resize(void)
+{
+	struct tonic_engine *e = mk(128, 10, 0, 2);
+
+	CHECK_EQ(tonic_engine_flow_resize(e, ID, 1001), -EINVAL);
+	CHECK_EQ(tonic_engine_flow_resize(e, ID, 0), -EINVAL);
+	CHECK_EQ(tonic_engine_flow_resize(e, ID + 1, 500), -ENOENT);
+	CHECK_EQ(tonic_engine_flow_resize(e, ID, 600), 0);
+	CHECK_EQ(tonic_engine_announce(e, ID, 3, 1000), -EINVAL);
+	CHECK_EQ(tonic_engine_announce(e, ID, 3, 900), 0);
+	CHECK_EQ(tx(e, 1), 3);
+	CHECK_EQ(out[0].len, 600);
+	CHECK_EQ(out[2].len, 900);
+	ctrl1(e, ack_desc(ID, 3), 2);
+	CHECK_EQ(script.last_in.seg_size, 600);
+	CHECK_EQ(tonic_engine_announce(e, ID, 5, 0), 0);
+	CHECK_EQ(tx(e, 3), 2);
+	CHECK_EQ(out[1].len, 600);
+	tonic_engine_destroy(e);
+}
+
 /* Retransmissions acked while waiting in the ring are dropped, not sent. */
 static void stale_ring_entries(void)
 {
@@ -282,11 +308,12 @@ static void api_errors(void)
 
 int main(void)
 {
-	tap_plan(7);
+	tap_plan(8);
 	TAP_RUN(window_movement);
 	TAP_RUN(window_enforced);
 	TAP_RUN(rtx_first_selection);
 	TAP_RUN(subsegment);
+	TAP_RUN(resize);
 	TAP_RUN(stale_ring_entries);
 	TAP_RUN(unsent_ring_entries);
 	TAP_RUN(api_errors);

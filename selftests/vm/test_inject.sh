@@ -9,8 +9,8 @@
 # - A blind ICMP host unreachable does not abort connect().
 # - 20 MB transfers (IPv4, IPv6) under blind RST/ACK/DATA/SYN and
 #   ICMP (unreachable, frag-needed) sprays, then (the receiver stopped)
-#   on-path RSTs in the window, over-long DATA, resends of another length
-#   and ACKs for unsent data: SHA-256 matches, nothing resets, and each
+#   on-path RSTs in the window, over-long DATA, resends of another length,
+#   DATA naming a C out of range and ACKs for unsent data: SHA-256 matches, nothing resets, and each
 #   class moves its counter exactly (DropState, ChallengeAcks,
 #   DropMalformed, OutOfWindowIcmps); the IPv4 route MTU stays.
 # - net.tonic.challenge_ack_limit bounds challenge ACKs; an RST at
@@ -207,7 +207,7 @@ for f in 4 6; do
 	out=$(ip netns exec $NS_A timeout 30 $INJ onpath $f $WIRE va $addr $port)
 	sleep 0.3
 	expect_d b $NS_B "IPv$f: on path: $out" \
-		ChallengeAcks=5 DropMalformed=10 DropState=5 RstsIn=0
+		ChallengeAcks=5 DropMalformed=20 DropState=5 RstsIn=0
 	kill -CONT "$child"
 	wait $cpid
 	tap_xfer "$(cat "$tmp/x$f")" "IPv$f: 20 MB under the sprays, SHA-256 matches"

@@ -9,8 +9,9 @@
 # a namespace switched to raw IP talks raw IP (the peer answers in kind);
 # a port that cannot be bound falls back to raw IP with a log line and a
 # counter; an ICMP "fragmentation needed" (ICMPv6 "packet too big") for a
-# live UDP connection lowers the path MTU and the transfer completes
-# intact; an ICMP "host unreachable" for a SYN in UDP fails connect().
+# live UDP connection lowers the path MTU and C: the segments cut after
+# it fit the path (IP fragments only those cut before), and the transfer
+# completes intact; an ICMP "host unreachable" for a SYN in UDP fails connect().
 # Super-packets (UDP GSO): a capture with checksum offload and UDP
 # segmentation off on both veths shows the datagrams software GSO cut,
 # each with its own Tonic header and a UDP checksum that verifies;
@@ -25,7 +26,7 @@ cd "$(dirname "$0")/../.." || exit 1
 TONIC_ENCAP=udp		# this test is about the UDP wire whatever the run
 . selftests/vm/lib.sh
 
-tap_plan 71
+tap_plan 73
 tmp=$(mktemp -d)
 CAP_PID=
 HOLD_PID=
@@ -224,7 +225,10 @@ tap_check "udp_port=$P in A again" ip netns exec $NS_A sysctl -qw net.tonic.udp_
 # ICMP fragmentation needed for a live UDP connection (sent by B as a
 # router would, for DATA it dropped: B's ingress drops DATA until the
 # error is out, so that its quote is of a packet still in flight): A
-# lowers its path MTU; C stays, IP fragments the rest.
+# lowers its path MTU and C.  The segments cut before keep their size and
+# are left as IP fragments, two each: fewer fragments than segments
+# sent means most went out whole at the new C (with C kept, nearly every
+# segment would be two fragments).
 tap_check "B drops Tonic DATA for a moment" bash -c \
 	"tc -n $NS_B qdisc add dev vb clsact &&
 	 tc -n $NS_B filter add dev vb ingress protocol ip u32 \
@@ -235,7 +239,7 @@ for i in $(seq 200); do grep -q ready "$tmp/icmp" && break; sleep 0.05; done
 frag=$(snmp $NS_A Ip FragCreates)
 (wait_gone $icmp_pid; tc -n $NS_B qdisc del dev vb clsact) &
 undrop=$!
-out=$(client -a $ADDR_B -p 7101 -b 5000000 -s 7)
+out=$(client -a $ADDR_B -p 7101 -b 10000000 -s 7)
 wait $icmp_pid
 rc=$?
 wait $undrop
@@ -244,7 +248,11 @@ tap_xfer "$out" "transfer with a PMTU drop completes, SHA-256 matches"
 ip -n $NS_A route get $ADDR_B | grep -q "mtu 1280"
 tap_result $? "A's route to B has mtu 1280: $(ip -n $NS_A route get $ADDR_B | xargs)"
 frag=$(($(snmp $NS_A Ip FragCreates) - frag))
-[ "$frag" -gt 0 ]; tap_result $? "later segments left as IP fragments ($frag)"
+C=$(info_field "$out" C)
+[ "$C" = 1224 ]; tap_result $? "C lowered to 1224 (1280 - IP 20 - UDP 8 - Tonic 28): $C"
+segs=$(info_field "$out" segs_out)
+[ "$frag" -gt 0 ] && [ "$frag" -lt "$segs" ]
+tap_result $? "only segments cut before the drop left as IP fragments: $frag fragments, $segs segments"
 
 # The same over IPv6: an ICMPv6 "packet too big".
 tap_check "B drops Tonic DATA for a moment" bash -c \
@@ -258,7 +266,7 @@ for i in $(seq 200); do grep -q ready "$tmp/icmp6" && break; sleep 0.05; done
 frag=$(ip netns exec $NS_A awk '$1 == "Ip6FragCreates" { print $2 }' /proc/net/snmp6)
 (wait_gone $icmp_pid; tc -n $NS_B qdisc del dev vb clsact) &
 undrop=$!
-out=$(client -6 -a $ADDR6_B -p 7102 -b 5000000 -s 8)
+out=$(client -6 -a $ADDR6_B -p 7102 -b 10000000 -s 8)
 wait $icmp_pid
 rc=$?
 wait $undrop
@@ -267,7 +275,11 @@ tap_xfer "$out" "IPv6 transfer with a PMTU drop completes, SHA-256 matches"
 ip -6 -n $NS_A route get $ADDR6_B | grep -q "mtu 1280"
 tap_result $? "A's IPv6 route to B has mtu 1280: $(ip -6 -n $NS_A route get $ADDR6_B | xargs)"
 frag=$(($(ip netns exec $NS_A awk '$1 == "Ip6FragCreates" { print $2 }' /proc/net/snmp6) - frag))
-[ "$frag" -gt 0 ]; tap_result $? "later IPv6 segments left as fragments ($frag)"
+C=$(info_field "$out" C)
+[ "$C" = 1204 ]; tap_result $? "C lowered to 1204 (1280 - IPv6 40 - UDP 8 - Tonic 28): $C"
+segs=$(info_field "$out" segs_out)
+[ "$frag" -gt 0 ] && [ "$frag" -lt "$segs" ]
+tap_result $? "only IPv6 segments cut before the drop left as fragments: $frag fragments, $segs segments"
 
 # ICMP host unreachable for a SYN in UDP (the SYN itself dropped on
 # arrival): the encap error hook hands it to the connecting socket, whose

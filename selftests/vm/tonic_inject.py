@@ -345,6 +345,12 @@ def onpath(fam, wire, iface, dst, dport):
         w.send(hdr(lport, dport, DATA, seq=a.ack - 2, ack=a.seq, plen=c - 1) +
                bytes(c - 1))
     sent['dup_len'] = m
+    # DATA naming a C (in sack) above the handshake's, or below the least
+    for bad_c in (c + 1, 32):
+        for _ in range(m):
+            w.send(hdr(lport, dport, DATA, seq=a.ack + 3, ack=a.seq,
+                       plen=20, sack=bad_c) + bytes(20))
+    sent['bad_c'] = 2 * m
     for _ in range(m):
         w.send(hdr(lport, dport, ACK, seq=a.ack, ack=a.seq + 1000))
     sent['unsent_ack'] = m

@@ -71,7 +71,8 @@ enum tonic_signal {
 /**
  * struct tonic_info - getsockopt(SOL_TONIC, TONIC_INFO)
  * @state: TCP state number (TCP_ESTABLISHED == 1 ...)
- * @segment_size: C, bytes
+ * @segment_size: C, bytes: of the segments this end cuts now (lower than
+ *	the handshake's after a path MTU drop)
  * @window: K, segments
  * @cwnd: congestion window the protocol reports, segments (0 if rate based)
  * @rate: sending rate the protocol reports, bytes per second (0 if window based)
