@@ -93,7 +93,9 @@ netem_clear
 ip netns exec $NS_A sysctl -qw net.tonic.fin_retries=2
 ip netns exec $NS_B sysctl -qw net.tonic.fin_retries=2
 tap_check "server for the vanishing-peer case" srv_start "$tmp/srv2" server -p 7021
-ip netns exec $NS_A $XFER client -a $ADDR_B -p 7021 -b 50000000 >/dev/null 2>&1 &
+# 1 GB: still sending a second later on the fastest guest (50 MB once
+# finished first, and the orphan then waited in FIN_WAIT2 with no timeout).
+ip netns exec $NS_A $XFER client -a $ADDR_B -p 7021 -b 1000000000 >/dev/null 2>&1 &
 cpid=$!
 sleep 1
 # From here on nothing gets through: no progress, so every timeout is a
