@@ -11,7 +11,7 @@
 # counter; an ICMP "fragmentation needed" (ICMPv6 "packet too big") for a
 # live UDP connection lowers the path MTU and C: the segments cut after
 # it fit the path (IP fragments only those cut before), and the transfer
-# completes intact; an ICMP "host unreachable" for a SYN in UDP fails connect().
+# completes intact (and so on the raw IP wire); an ICMP "host unreachable" for a SYN in UDP fails connect().
 # Super-packets (UDP GSO): a capture with checksum offload and UDP
 # segmentation off on both veths shows the datagrams software GSO cut,
 # each with its own Tonic header and a UDP checksum that verifies;
@@ -26,7 +26,7 @@ cd "$(dirname "$0")/../.." || exit 1
 TONIC_ENCAP=udp		# this test is about the UDP wire whatever the run
 . selftests/vm/lib.sh
 
-tap_plan 73
+tap_plan 80
 tmp=$(mktemp -d)
 CAP_PID=
 HOLD_PID=
@@ -280,6 +280,34 @@ C=$(info_field "$out" C)
 segs=$(info_field "$out" segs_out)
 [ "$frag" -gt 0 ] && [ "$frag" -lt "$segs" ]
 tap_result $? "only IPv6 segments cut before the drop left as fragments: $frag fragments, $segs segments"
+
+# The raw IP wire (IPv4) follows the path MTU the same way: A's route to
+# B is at 1280 from above, so its connection starts with C = 1232 and an
+# error for 1100 lowers it to 1052.
+tap_check "net.tonic.encap=0 in A" ip netns exec $NS_A sysctl -qw net.tonic.encap=0
+tap_check "B drops raw Tonic DATA for a moment" bash -c \
+	"tc -n $NS_B qdisc add dev vb clsact &&
+	 tc -n $NS_B filter add dev vb ingress protocol ip u32 \
+		match ip protocol 253 0xff match u8 4 0xff at 24 action drop"
+ip netns exec $NS_B timeout 120 $WIRE frag-needed vb 0 1100 >"$tmp/icmpr" 2>&1 &
+icmp_pid=$!
+for i in $(seq 200); do grep -q ready "$tmp/icmpr" && break; sleep 0.05; done
+frag=$(snmp $NS_A Ip FragCreates)
+(wait_gone $icmp_pid; tc -n $NS_B qdisc del dev vb clsact) &
+undrop=$!
+out=$(client -a $ADDR_B -p 7101 -b 10000000 -s 10)
+wait $icmp_pid
+rc=$?
+wait $undrop
+tap_result $rc "raw IP: ICMP frag-needed sent during the transfer: $(grep sent "$tmp/icmpr")"
+tap_xfer "$out" "raw IP transfer with a PMTU drop completes, SHA-256 matches"
+frag=$(($(snmp $NS_A Ip FragCreates) - frag))
+C=$(info_field "$out" C)
+[ "$C" = 1052 ]; tap_result $? "raw IP: C lowered to 1052 (1100 - IP 20 - Tonic 28): $C"
+segs=$(info_field "$out" segs_out)
+[ "$frag" -gt 0 ] && [ "$frag" -lt "$segs" ]
+tap_result $? "raw IP: only segments cut before the drop left as IP fragments: $frag fragments, $segs segments"
+tap_check "net.tonic.encap=1 in A again" ip netns exec $NS_A sysctl -qw net.tonic.encap=1
 
 # ICMP host unreachable for a SYN in UDP (the SYN itself dropped on
 # arrival): the encap error hook hands it to the connecting socket, whose

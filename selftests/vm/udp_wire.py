@@ -19,7 +19,7 @@
       Wait for a Tonic DATA datagram to PORT arriving on IFACE over IPv4
       (or IPv6), then send its source an ICMP "fragmentation needed" (an
       ICMPv6 "packet too big") with MTU, quoting it, as a router on the
-      path would.
+      path would.  PORT 0: a raw Tonic packet (IP protocol 253).
   udp_wire.py host-unreach IFACE PORT
       Wait for a Tonic SYN to PORT arriving on IFACE over IPv4, then send
       its source an ICMP "host unreachable" quoting it.
@@ -170,21 +170,24 @@ def icmp_error(iface, port, mtu, fam, ptype=4, code=4):
     (after this capture), for a sender ignores an error about a packet
     that was acknowledged (as TCP, issue 15).
     """
+    l4 = 8 if port else 0       # the Tonic header's offset: UDP or raw
     for frame in packets(iface, lambda: False):
         p = parse(frame)
-        if not p or p[0] != fam or p[3] != 17 or p[6] or len(p[4]) < 8 + HDR:
+        if not p or p[0] != fam or p[6] or len(p[4]) < l4 + HDR:
             continue
-        if struct.unpack('!H', p[4][2:4])[0] != port or p[4][12] != ptype:
+        if p[3] != (17 if port else PROTO) or p[4][l4 + 4] != ptype:
+            continue
+        if port and struct.unpack('!H', p[4][2:4])[0] != port:
             continue
         if fam == 4:
-            quoted = p[5][:20 + 8 + HDR]
+            quoted = p[5][:20 + l4 + HDR]
             icmp = struct.pack('!BBHHH', 3, code, 0, 0, mtu) + quoted
             icmp = icmp[:2] + struct.pack('!H', checksum(icmp)) + icmp[4:]
             s = socket.socket(socket.AF_INET, socket.SOCK_RAW,
                               socket.IPPROTO_ICMP)
         else:
             # The kernel fills in an ICMPv6 checksum.
-            quoted = p[5][:40 + 8 + HDR]
+            quoted = p[5][:40 + l4 + HDR]
             icmp = struct.pack('!BBHI', 2, 0, 0, mtu) + quoted
             s = socket.socket(socket.AF_INET6, socket.SOCK_RAW,
                               socket.IPPROTO_ICMPV6)
