@@ -229,84 +229,62 @@ tap_check "udp_port=$P in A again" ip netns exec $NS_A sysctl -qw net.tonic.udp_
 # are left as IP fragments, two each: fewer fragments than segments
 # sent means most went out whole at the new C (with C kept, nearly every
 # segment would be two fragments).
-tap_check "B drops Tonic DATA for a moment" bash -c \
-	"tc -n $NS_B qdisc add dev vb clsact &&
-	 tc -n $NS_B filter add dev vb ingress protocol ip u32 \
-		$TONIC_U32 match u8 4 0xff at $((TONIC_OFF + 4)) action drop"
-ip netns exec $NS_B timeout 120 $WIRE frag-needed vb "$P" 1280 >"$tmp/icmp" 2>&1 &
-icmp_pid=$!
-for i in $(seq 200); do grep -q ready "$tmp/icmp" && break; sleep 0.05; done
-frag=$(snmp $NS_A Ip FragCreates)
-(wait_gone $icmp_pid; tc -n $NS_B qdisc del dev vb clsact) &
-undrop=$!
-out=$(client -a $ADDR_B -p 7101 -b 10000000 -s 7)
-wait $icmp_pid
-rc=$?
-wait $undrop
-tap_result $rc "ICMP frag-needed sent during the transfer: $(grep sent "$tmp/icmp")"
-tap_xfer "$out" "transfer with a PMTU drop completes, SHA-256 matches"
+#
+# pmtu_drop NAME PROTO MATCH C FRAGS WIRE_ARGS -- CLIENT_ARGS: B drops A's
+# DATA (tc u32 on protocol PROTO: MATCH) until udp_wire.py frag-needed
+# WIRE_ARGS has answered one, while A sends 10 MB (client CLIENT_ARGS):
+# the transfer completes, A's C is then C, and the command FRAGS (A's
+# fragments created) counts fewer fragments than segments sent.  5 cases.
+pmtu_drop() {
+	local name=$1 proto=$2 match=$3 c=$4 frags=$5 wire=() out rc n segs
+	local icmp_pid undrop
+
+	shift 5
+	while [ "$1" != -- ]; do wire+=("$1"); shift; done
+	shift
+	tap_check "$name: B drops Tonic DATA for a moment" bash -c \
+		"tc -n $NS_B qdisc add dev vb clsact &&
+		 tc -n $NS_B filter add dev vb ingress protocol $proto u32 \
+			$match action drop"
+	ip netns exec $NS_B timeout 120 $WIRE frag-needed vb "${wire[@]}" \
+		>"$tmp/icmp" 2>&1 &
+	icmp_pid=$!
+	for i in $(seq 200); do grep -q ready "$tmp/icmp" && break; sleep 0.05; done
+	n=$($frags)
+	(wait_gone $icmp_pid; tc -n $NS_B qdisc del dev vb clsact) &
+	undrop=$!
+	out=$(client "$@" -b 10000000)
+	wait $icmp_pid
+	rc=$?
+	wait $undrop
+	tap_result $rc "$name: ICMP error sent during the transfer: $(grep sent "$tmp/icmp")"
+	tap_xfer "$out" "$name: the transfer completes, SHA-256 matches"
+	n=$(($($frags) - n))
+	[ "$(info_field "$out" C)" = "$c" ]
+	tap_result $? "$name: C lowered to $c: $(info_field "$out" C)"
+	segs=$(info_field "$out" segs_out)
+	[ "$n" -gt 0 ] && [ "$n" -lt "$segs" ]
+	tap_result $? "$name: only segments cut before the drop left as IP fragments: $n fragments, $segs segments"
+}
+
+# IPv4: C = 1280 - IP 20 - UDP 8 - Tonic 28.
+pmtu_drop IPv4 ip "$TONIC_U32 match u8 4 0xff at $((TONIC_OFF + 4))" 1224 \
+	"snmp $NS_A Ip FragCreates" "$P" 1280 -- -a $ADDR_B -p 7101 -s 7
 ip -n $NS_A route get $ADDR_B | grep -q "mtu 1280"
 tap_result $? "A's route to B has mtu 1280: $(ip -n $NS_A route get $ADDR_B | xargs)"
-frag=$(($(snmp $NS_A Ip FragCreates) - frag))
-C=$(info_field "$out" C)
-[ "$C" = 1224 ]; tap_result $? "C lowered to 1224 (1280 - IP 20 - UDP 8 - Tonic 28): $C"
-segs=$(info_field "$out" segs_out)
-[ "$frag" -gt 0 ] && [ "$frag" -lt "$segs" ]
-tap_result $? "only segments cut before the drop left as IP fragments: $frag fragments, $segs segments"
 
-# The same over IPv6: an ICMPv6 "packet too big".
-tap_check "B drops Tonic DATA for a moment" bash -c \
-	"tc -n $NS_B qdisc add dev vb clsact &&
-	 tc -n $NS_B filter add dev vb ingress protocol ipv6 u32 \
-		match ip6 protocol 17 0xff match u16 $P 0xffff at 42 \
-		match u8 4 0xff at 52 action drop"
-ip netns exec $NS_B timeout 120 $WIRE frag-needed vb "$P" 1280 6 >"$tmp/icmp6" 2>&1 &
-icmp_pid=$!
-for i in $(seq 200); do grep -q ready "$tmp/icmp6" && break; sleep 0.05; done
-frag=$(ip netns exec $NS_A awk '$1 == "Ip6FragCreates" { print $2 }' /proc/net/snmp6)
-(wait_gone $icmp_pid; tc -n $NS_B qdisc del dev vb clsact) &
-undrop=$!
-out=$(client -6 -a $ADDR6_B -p 7102 -b 10000000 -s 8)
-wait $icmp_pid
-rc=$?
-wait $undrop
-tap_result $rc "ICMPv6 packet-too-big sent during the transfer: $(grep sent "$tmp/icmp6")"
-tap_xfer "$out" "IPv6 transfer with a PMTU drop completes, SHA-256 matches"
+# IPv6, an ICMPv6 "packet too big": C = 1280 - IPv6 40 - UDP 8 - Tonic 28.
+pmtu_drop IPv6 ipv6 "match ip6 protocol 17 0xff match u16 $P 0xffff at 42 match u8 4 0xff at 52" \
+	1204 "snmp6 $NS_A Ip6FragCreates" "$P" 1280 6 -- -6 -a $ADDR6_B -p 7102 -s 8
 ip -6 -n $NS_A route get $ADDR6_B | grep -q "mtu 1280"
 tap_result $? "A's IPv6 route to B has mtu 1280: $(ip -6 -n $NS_A route get $ADDR6_B | xargs)"
-frag=$(($(ip netns exec $NS_A awk '$1 == "Ip6FragCreates" { print $2 }' /proc/net/snmp6) - frag))
-C=$(info_field "$out" C)
-[ "$C" = 1204 ]; tap_result $? "C lowered to 1204 (1280 - IPv6 40 - UDP 8 - Tonic 28): $C"
-segs=$(info_field "$out" segs_out)
-[ "$frag" -gt 0 ] && [ "$frag" -lt "$segs" ]
-tap_result $? "only IPv6 segments cut before the drop left as fragments: $frag fragments, $segs segments"
 
-# The raw IP wire (IPv4) follows the path MTU the same way: A's route to
-# B is at 1280 from above, so its connection starts with C = 1232 and an
-# error for 1100 lowers it to 1052.
+# The raw IP wire (IPv4) the same way: A's route to B is at 1280 from
+# above, so the connection starts with C = 1232; an error for 1100 lowers
+# it to 1100 - IP 20 - Tonic 28.
 tap_check "net.tonic.encap=0 in A" ip netns exec $NS_A sysctl -qw net.tonic.encap=0
-tap_check "B drops raw Tonic DATA for a moment" bash -c \
-	"tc -n $NS_B qdisc add dev vb clsact &&
-	 tc -n $NS_B filter add dev vb ingress protocol ip u32 \
-		match ip protocol 253 0xff match u8 4 0xff at 24 action drop"
-ip netns exec $NS_B timeout 120 $WIRE frag-needed vb 0 1100 >"$tmp/icmpr" 2>&1 &
-icmp_pid=$!
-for i in $(seq 200); do grep -q ready "$tmp/icmpr" && break; sleep 0.05; done
-frag=$(snmp $NS_A Ip FragCreates)
-(wait_gone $icmp_pid; tc -n $NS_B qdisc del dev vb clsact) &
-undrop=$!
-out=$(client -a $ADDR_B -p 7101 -b 10000000 -s 10)
-wait $icmp_pid
-rc=$?
-wait $undrop
-tap_result $rc "raw IP: ICMP frag-needed sent during the transfer: $(grep sent "$tmp/icmpr")"
-tap_xfer "$out" "raw IP transfer with a PMTU drop completes, SHA-256 matches"
-frag=$(($(snmp $NS_A Ip FragCreates) - frag))
-C=$(info_field "$out" C)
-[ "$C" = 1052 ]; tap_result $? "raw IP: C lowered to 1052 (1100 - IP 20 - Tonic 28): $C"
-segs=$(info_field "$out" segs_out)
-[ "$frag" -gt 0 ] && [ "$frag" -lt "$segs" ]
-tap_result $? "raw IP: only segments cut before the drop left as IP fragments: $frag fragments, $segs segments"
+pmtu_drop "raw IP" ip "match ip protocol 253 0xff match u8 4 0xff at 24" 1052 \
+	"snmp $NS_A Ip FragCreates" 0 1100 -- -a $ADDR_B -p 7101 -s 10
 tap_check "net.tonic.encap=1 in A again" ip netns exec $NS_A sysctl -qw net.tonic.encap=1
 
 # ICMP host unreachable for a SYN in UDP (the SYN itself dropped on
