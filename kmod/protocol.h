@@ -875,25 +875,16 @@ int tonic_v6_udp_err(struct sk_buff *skb, u32 info, int offset);
 #define TONIC_BATCH_BACKLOG	2	/* the socket's backlog (input.c) */
 
 /**
- * tonic_data_c() - C of a received DATA segment
+ * tonic_data_c() - C of a received DATA segment (tonic_len_c())
  * @tsk: its connection
- * @th: its header
- *
- * A sender whose path MTU dropped cuts its segments smaller than the
- * handshake's C and names the C it cut to in the DATA header's @sack
- * (0 there: the handshake's), so that the receiver still tells full
- * segments from short ones.
+ * @th: its header, naming a C in @sack if it is not the handshake's
  *
  * Return: C in bytes, or 0 if the header names one out of range.
  */
 static inline u32 tonic_data_c(const struct tonic_sock *tsk,
 			       const struct tonichdr *th)
 {
-	u32 c = ntohl(th->sack);
-
-	if (!c)
-		return tsk->seg_size;
-	return c >= TONIC_MIN_SEGMENT && c <= tsk->seg_size ? c : 0;
+	return tonic_len_c(tsk->seg_size, ntohl(th->sack));
 }
 
 /**

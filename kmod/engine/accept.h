@@ -418,6 +418,25 @@ static inline u32 tonic_len_tag(u32 seg, u32 len)
 }
 
 /**
+ * tonic_len_c() - C of a DATA segment
+ * @seg_size: C chosen at the handshake
+ * @named: the C its header names (@sack), 0 for the handshake's
+ *
+ * A sender whose path MTU dropped cuts the segments after it smaller and
+ * names their C, so that the receiver still tells full segments from
+ * short ones (Documentation/sockets.md, "Path MTU changes").
+ *
+ * Return: C in bytes, or 0 if @named is out of range: the segment is
+ * malformed.
+ */
+static inline u32 tonic_len_c(u32 seg_size, u32 named)
+{
+	if (!named)
+		return seg_size;
+	return named >= TONIC_MIN_SEGMENT && named <= seg_size ? named : 0;
+}
+
+/**
  * tonic_len_bad() - is the length of a DATA segment impossible?
  * @l: the lengths kept
  * @r: the receiver model's state (rcv_nxt, held)

@@ -562,17 +562,17 @@ static void ack_rcv(struct conn *c, u32 ack, u32 sack, u8 flags, u32 grant,
  * segment, in the lengths the connection has kept so far.
  */
 static void check_len_run(const struct conn *c, const struct tonic_rcv *r,
-			  u32 seq, u32 len)
+			  u32 seq, u32 len, u32 cs)
 {
 	u32 n = 1 + (seq ^ len) % 64, i, first = seq - (n - 1);
 	bool bad = false;
 
 	for (i = 0; i < n; i++)
-		bad |= tonic_len_bad(&c->lens, r, c->seg_size, first + i,
-				     i + 1 < n ? c->seg_size : len);
-	FUZZ_CHECK(tonic_len_run_bad(&c->lens, r, c->seg_size, first, n, len) ==
-		   bad, "run of %u to %u (len %u): not as single checks",
-		   n, seq, len);
+		bad |= tonic_len_bad(&c->lens, r, cs, first + i,
+				     i + 1 < n ? cs : len);
+	FUZZ_CHECK(tonic_len_run_bad(&c->lens, r, cs, first, n, len) == bad,
+		   "run of %u to %u (len %u): not as single checks", n, seq,
+		   len);
 }
 
 /*
@@ -591,8 +591,9 @@ static void check_delack(const struct tonic_rcv *r,
 		   "ACKREQ left to the delayed-ACK timer");
 }
 
-static void data_rcv(struct conn *c, u32 seg, u32 len, u8 flags, bool ce,
-		     bool nomem)
+/* tonic_data_rcv(): a segment of @cs bytes of C (tonic_len_c()). */
+static void data_rcv(struct conn *c, u32 seg, u32 len, u32 cs, u8 flags,
+		     bool ce, bool nomem)
 {
 	struct tonic_rcv_seg in = {
 		.seg = seg, .len = len, .ce = ce,
@@ -603,17 +604,19 @@ static void data_rcv(struct conn *c, u32 seg, u32 len, u8 flags, bool ce,
 	unsigned int what;
 	u32 newly, before = c->rcv.rcv_nxt;
 
+	c->cfg.seg_size = cs;
 	in.verdict = c->peer_fin ? TONIC_RCV_DUP :
 		     tonic_rcv_verdict(&c->rcv, &c->cfg, seg);
 	if (nomem && (in.verdict == TONIC_RCV_NEXT ||
 		      in.verdict == TONIC_RCV_HOLD))
 		in.verdict = TONIC_RCV_DROP;
 	what = tonic_rcv_take(&c->rcv, &c->cfg, &in, c->now, &ack, &newly);
+	c->cfg.seg_size = c->seg_size;
 	if (in.verdict == TONIC_RCV_NEXT || in.verdict == TONIC_RCV_HOLD) {
 		struct tonic_rcv r;
 
 		rcv_rel(c, &r);
-		tonic_len_keep(&c->lens, &r, c->seg_size, seg - c->rbase, len,
+		tonic_len_keep(&c->lens, &r, cs, seg - c->rbase, len,
 			       in.verdict == TONIC_RCV_HOLD);
 	}
 	FUZZ_CHECK(newly == c->rcv.rcv_nxt - before, "newly %u moved %u",
@@ -846,7 +849,7 @@ static void conn_rcv(struct conn *c, const struct tonic_pkt *p, bool raw,
 	struct tonic_acc_view v;
 	enum tonic_acc verdict;
 	struct tonic_rcv r;
-	u32 seq, ack;
+	u32 seq, ack, cs;
 
 	switch (c->state) {
 	case TCP_CLOSE:
@@ -903,13 +906,16 @@ static void conn_rcv(struct conn *c, const struct tonic_pkt *p, bool raw,
 		break;
 	case TONIC_PKT_DATA:
 		rcv_rel(c, &r);
-		check_len_run(c, &r, seq, p->len);
-		if (tonic_len_bad(&c->lens, &r, c->seg_size, seq, p->len))
+		cs = tonic_len_c(c->seg_size, p->sack);
+		if (!cs)
+			break;
+		check_len_run(c, &r, seq, p->len, cs);
+		if (tonic_len_bad(&c->lens, &r, cs, seq, p->len))
 			break;
 		ack_rcv(c, ack + c->base, 0, 0, 0, p->wnd, raw);
 		if (!tonic_acc_data_state(c->state))
 			break;
-		data_rcv(c, seq + c->rbase, p->len, p->flags, ce, nomem);
+		data_rcv(c, seq + c->rbase, p->len, cs, p->flags, ce, nomem);
 		break;
 	case TONIC_PKT_FIN:
 		ack_rcv(c, ack + c->base, 0, 0, 0, p->wnd, raw);

@@ -91,10 +91,11 @@ def ack(rel, sack_rel=None, flags=0, wnd=16, grant=0):
                grant=grant)
 
 
-def data(rel, ack_rel=0, n=100, flags=0):
-    """A data segment from the peer, @rel relative to its first."""
-    return pkt('data', seq=IRS + 1 + rel, ack=ISS + 1 + ack_rel, flags=flags,
-               payload=bytes([0x61 + rel % 26]) * n)
+def data(rel, ack_rel=0, n=100, flags=0, c=0):
+    """A data segment from the peer, @rel relative to its first; @c: the
+    C it names (a path MTU drop), 0 for the handshake's."""
+    return pkt('data', seq=IRS + 1 + rel, ack=ISS + 1 + ack_rel, sack=c,
+               flags=flags, payload=bytes([0x61 + rel % 26]) * n)
 
 
 def transfer(loss=0, rounds=6):
@@ -190,6 +191,14 @@ def seeds():
         data(0, n=50)) + op_pkt(data(2, n=40)) + op_pkt(data(3)) + op_pkt(
         data(1)) + op_pkt(data(2, n=40)) + op_pkt(data(2, n=41)) + \
         op_pkt(data(4, n=101))
+    # The peer's C drops from 100 to 70 after segment 1: full segments of
+    # 70, one out of order, a short one, and C out of range (above the
+    # handshake's, below 64).
+    s['len-small-c'] = preamble(seg=100) + op_pkt(data(0)) + op_pkt(
+        data(1)) + op_pkt(data(3, n=70, c=70)) + op_pkt(
+        data(2, n=70, c=70)) + op_pkt(data(4, n=30, c=70)) + op_pkt(
+        data(5, n=70, c=101)) + op_pkt(data(5, n=20, c=40)) + op_pkt(
+        data(5, n=70, c=70))
     s['fin-repeat'] = preamble(segs=2) + op_pkt(
         pkt('fin', seq=IRS + 1, ack=ISS + 1)) + op_pkt(
         pkt('fin', seq=IRS + 1, ack=ISS + 1)) + transfer()

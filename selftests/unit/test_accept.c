@@ -477,6 +477,16 @@ static void lengths(void)
 	/* an old duplicate: only its length is checked */
 	CHECK(!tonic_len_bad(&l, &r, c, 3, c));
 	CHECK(tonic_len_bad(&l, &r, c, 3, 10));
+	/* a C the header names after a path MTU drop: 64 to the handshake's */
+	CHECK_EQ(tonic_len_c(c, 0), c);
+	CHECK_EQ(tonic_len_c(c, 700), 700);
+	CHECK_EQ(tonic_len_c(c, c), c);
+	CHECK_EQ(tonic_len_c(c, c + 1), 0);
+	CHECK_EQ(tonic_len_c(c, TONIC_MIN_SEGMENT), TONIC_MIN_SEGMENT);
+	CHECK_EQ(tonic_len_c(c, TONIC_MIN_SEGMENT - 1), 0);
+	/* full at 700, short below it */
+	CHECK(!tonic_len_bad(&l, &r, 700, 8, 700));
+	CHECK(tonic_len_bad(&l, &r, 700, 8, 701));
 }
 
 /*
