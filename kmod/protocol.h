@@ -672,7 +672,8 @@ struct tonic_run_cursor {
  *	alone if no second one joins it, else the super-packet's head
  * @last: the skb of @first's chain (@first or the last member of its
  *	frag_list) that takes the next page fragments
- * @mss: a full datagram, Tonic header + C: the skb's gso_size
+ * @mss: a full datagram, Tonic header + the C of @first's run: the
+ *	skb's gso_size (set when @first is)
  * @max_segs: most datagrams in one super-packet; 0 = no GSO
  * @max_len: most bytes of datagrams in one super-packet
  * @segs: datagrams so far

@@ -55,7 +55,6 @@ void tonic_gso_begin(struct sock *sk, struct tonic_gso *g)
 	/* Raw IP has no GSO type; UDP GSO does not go through IPsec. */
 	if (!tsk->udp || max < 2 || (dst && dst_xfrm(dst)))
 		return;
-	g->mss = TONIC_HDR_LEN + tsk->snd_seg_size;
 	g->max_segs = min_t(u32, max, UDP_MAX_SEGMENTS);
 	g->max_len = TONIC_GSO_MAX_LEN;
 	if (sk->sk_gso_max_size)
